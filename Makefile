@@ -1,0 +1,117 @@
+# commlab's verbs. New here? `make serve`, then open http://127.0.0.1:8080.
+# `make help` lists the verbs; README.md explains them.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+GO ?= go
+GOROOT := $(shell $(GO) env GOROOT)
+# The Go-to-JavaScript glue must come from the toolchain that builds the
+# wasm, so it is copied at build time and never committed.
+WASM_EXEC := $(GOROOT)/lib/wasm/wasm_exec.js
+WASM_RUNNER := $(GOROOT)/lib/wasm/go_js_wasm_exec
+
+SITE := site
+REPORTS := $(SITE)/reports
+ADDR ?= 127.0.0.1:8080
+# Extra flags for the report that `make serve` generates when site/reports
+# is missing: `make serve REPORT_FLAGS=-quick` starts in seconds.
+REPORT_FLAGS ?=
+
+.PHONY: help build wasm site report report-quick serve test fmt vet test-go test-wasm test-report e2e bench clean vendor-echarts
+
+## help: list the verbs
+help:
+	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
+
+## build: compile everything natively (no cgo) and the visualizer for js/wasm
+build:
+	CGO_ENABLED=0 $(GO) build ./...
+	GOOS=js GOARCH=wasm $(GO) build -o /dev/null ./wasm/
+
+## wasm: build site/commlab.wasm and copy wasm_exec.js beside it (both untracked)
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(SITE)/commlab.wasm ./wasm/
+	cp $(WASM_EXEC) $(SITE)/wasm_exec.js
+
+## site: the whole deployable site: wasm plus the full reports
+site: wasm report
+
+## report: regenerate the papers' full sweeps into site/reports (a few minutes)
+report:
+	$(GO) run ./cmd/gen-report -out $(REPORTS)
+
+## report-quick: smaller grids and fewer trials into site/reports (seconds)
+report-quick:
+	$(GO) run ./cmd/gen-report -quick -out $(REPORTS)
+
+# serve generates the report only when there is none: the full sweeps take
+# minutes, and an existing report (quick or full) is good enough to browse.
+$(REPORTS)/index.html:
+	$(GO) run ./cmd/gen-report $(REPORT_FLAGS) -out $(REPORTS)
+
+## serve: build the wasm, make sure a report exists, serve the site on http://127.0.0.1:8080 (ADDR=...)
+serve: wasm $(REPORTS)/index.html
+	$(GO) run ./cmd/serve -addr $(ADDR) -dir $(SITE)
+
+# step runs one verb of `make test` and says how long it took.
+define step
+@echo "=== $(1)"; start=$$SECONDS; $(MAKE) $(1); echo "=== $(1): ok in $$((SECONDS - start))s"
+endef
+
+## test: everything CI checks, in order, stopping at the first failure
+test:
+	$(call step,fmt)
+	$(call step,vet)
+	$(call step,test-go)
+	$(call step,test-wasm)
+	$(call step,test-report)
+
+## fmt: fail if any Go file is not gofmt-formatted
+fmt:
+	@files=$$(find . \( -name node_modules -o -name .git \) -prune -o -name '*.go' -print | xargs -r gofmt -l); \
+	if [[ -n "$$files" ]]; then echo "gofmt needed:"; echo "$$files"; exit 1; fi
+
+## vet: go vet natively and for js/wasm (the browser code only type-checks there)
+vet:
+	CGO_ENABLED=0 $(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./...
+
+## test-go: the native tests, except the browser tests (make e2e runs those)
+test-go:
+	CGO_ENABLED=0 $(GO) test $$($(GO) list ./... | grep -v '/site/e2e$$')
+
+## test-wasm: the engine's tests under js/wasm on node (same numbers as native)
+test-wasm:
+	@if ! command -v node >/dev/null; then \
+		if [[ "$${CI:-}" == true ]]; then echo "js/wasm engine tests need node (apt-get install nodejs)"; exit 1; fi; \
+		echo "skipping js/wasm engine tests: node not found (apt-get install nodejs)"; exit 0; \
+	fi; \
+	echo GOOS=js GOARCH=wasm $(GO) test -exec=$(WASM_RUNNER) ./engine/...; \
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_RUNNER)" ./engine/...
+
+## test-report: a quick report into a temporary directory, then the browser tests on it
+test-report:
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	echo $(GO) run ./cmd/gen-report -quick -out "$$tmp/reports"; \
+	$(GO) run ./cmd/gen-report -quick -out "$$tmp/reports"; \
+	COMMLAB_REPORTS="$$tmp/reports" $(MAKE) e2e
+
+## e2e: browser tests in headless Chromium (site/e2e; builds its own wasm)
+e2e:
+	$(GO) test -count=1 ./site/e2e/...
+
+## bench: the engine's benchmarks
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./engine/...
+
+## clean: remove the generated site files (wasm, wasm_exec.js, reports)
+clean:
+	rm -rf $(SITE)/commlab.wasm $(SITE)/wasm_exec.js $(REPORTS)
+
+## vendor-echarts: refresh the echarts copy that cmd/gen-report embeds (needs npm)
+# HOOK(gen-report): this recipe belongs to cmd/gen-report's owner; change it there.
+vendor-echarts:
+	sh cmd/gen-report/internal/report/vendor-echarts.sh

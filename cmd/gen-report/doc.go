@@ -1,0 +1,14 @@
+// Command gen-report regenerates commlab's reports of the papers' parameter
+// sweeps and evaluates single model points.
+//
+//	gen-report                       every report, full sweeps, into site/reports/
+//	gen-report -quick -out DIR       reduced grids and trials (tests, CI)
+//	gen-report -shard 2/8 -out DIR   one slice of the sweeps, as DIR/<model>.part-2-of-8.json
+//	gen-report merge -out DIR PARTS  render the reports from all the slices
+//	gen-report eval allreduce -P 4096 -trials 30 -seed 1
+//	                                 one point as JSON; every model parameter is a flag
+//
+// Reports are offline and byte-stable: echarts is vendored and written
+// beside the pages, chart IDs are fixed, and the same flags give the same
+// bytes. Each chart links to its data as CSV and JSON.
+package main

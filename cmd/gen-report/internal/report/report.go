@@ -1,0 +1,132 @@
+package report
+
+// Axis is a category axis whose labels the caller formats ("2^10", "10^-2.5"). echarts heat
+// maps need category axes, so a log scale is a log-spaced grid labelled as powers.
+type Axis struct {
+	Name   string   // axis title, also the column header in the CSV data
+	Labels []string // one per category, in order (first at the left, or at the bottom)
+
+	// Values optionally gives the number each label stands for (1024 for "2^10"). When set,
+	// it must have one value per label, and the CSV and JSON data carry it beside the
+	// labels so the data can be read without parsing labels.
+	Values []float64
+}
+
+// Palette is the colour scale of a heat map. Both are colour-blind safe.
+type Palette string
+
+const (
+	// Sequential is viridis, dark blue (low) to yellow (high). The zero Palette is Sequential.
+	Sequential Palette = "sequential"
+	// Diverging is ColorBrewer's RdBu, blue (low) through near-white to red (high), for data
+	// with a meaningful midpoint: put it in the middle of [ZMin, ZMax].
+	Diverging Palette = "diverging"
+)
+
+// HeatMap is a chart of Z over a grid of X by Y categories, what the papers drew as 3-D
+// surfaces.
+type HeatMap struct {
+	ID      string // fixed chart ID ("fig05"): the HTML anchor, and the basename of its data files
+	Title   string // "Fig. 5  Influence of jitter"
+	Caption string // plain text: which figure of the paper, the fixed parameters
+	X, Y    Axis   // Y.Labels[0] is at the bottom
+
+	// Z[y][x] is the value at X.Labels[x], Y.Labels[y]. NaN marks an infeasible cell: it is
+	// drawn empty (no data item), written as null in JSON and as an empty field in CSV.
+	Z     [][]float64
+	ZName string // the quantity and unit, "runtime (µs)": colour scale, tooltips, CSV header
+
+	// ZMin and ZMax fix the colour scale; nil takes the bound from the data. Values beyond
+	// them are drawn in the end colours (the paper: "values above 5 are red").
+	ZMin, ZMax *float64
+
+	Digits     int     // significant digits in tooltips and labels; 0 means 3
+	Palette    Palette // the zero value is Sequential
+	CellLabels bool    // print each cell's value in the cell (for small grids)
+}
+
+// Series is one line of a LineChart.
+type Series struct {
+	Name   string    // legend entry and CSV column header; unique within the chart
+	Values []float64 // one per X label; NaN is a gap in the line
+}
+
+// LineChart is a chart of one or more series over a category X axis.
+type LineChart struct {
+	ID, Title, Caption string // as for HeatMap
+	X                  Axis
+	YName              string // the quantity and unit on the Y axis
+	YLog               bool   // logarithmic Y axis; all values must then be > 0 (or NaN)
+	Series             []Series
+	Digits             int // significant digits in tooltips; 0 means 3
+}
+
+// Table is a plain HTML table, written also as CSV and JSON.
+type Table struct {
+	ID, Title, Caption string // as for HeatMap
+	Header             []string
+	Rows               [][]string // each as long as Header
+}
+
+// Verdict says how far a finding of the paper was reproduced.
+type Verdict string
+
+const (
+	Reproduced       Verdict = "reproduced"
+	PartlyReproduced Verdict = "partially reproduced"
+	NotReproduced    Verdict = "not reproduced"
+	// NotCheckable is for a finding the generated grid cannot decide, e.g.
+	// one about P = 2^15 in a quick report that stops at 2^12.
+	NotCheckable Verdict = "not checkable on this grid"
+)
+
+// Finding is one claim of the paper and what the simulation says about it.
+type Finding struct {
+	Claim    string
+	Verdict  Verdict
+	Evidence string
+}
+
+// Findings is a list of findings, drawn with a coloured verdict badge each.
+type Findings struct {
+	Title string // optional heading
+	Items []Finding
+}
+
+// Section is a titled part of a page. Items are drawn in order; each is a *HeatMap, *LineChart,
+// *Table or Findings (the values HeatMap, LineChart, Table and the pointer *Findings are
+// accepted too).
+type Section struct {
+	Title string
+	Intro string // plain text; paragraphs separated by a blank line
+	Items []any
+}
+
+// Page is one report page, usually one paper.
+type Page struct {
+	File     string // base name, "allreduce.html"; not "index.html"
+	Title    string
+	Subtitle string // optional, one line: the paper's authors, venue, year
+	Intro    string // plain text; paragraphs separated by a blank line
+	Sections []Section
+}
+
+// IndexEntry is one line of the index page.
+type IndexEntry struct {
+	Link    string // relative link, normally a Page's File
+	Title   string
+	Summary string // plain text; paragraphs separated by a blank line
+}
+
+// Index is the report's index.html.
+type Index struct {
+	Title string // "Reports" if empty
+	Intro string // plain text; paragraphs separated by a blank line
+
+	// Pages lists the entries in order. If it is empty, every page is listed with its
+	// Subtitle as the summary.
+	Pages []IndexEntry
+}
+
+// Float returns a pointer to v, for HeatMap.ZMin and ZMax.
+func Float(v float64) *float64 { return &v }

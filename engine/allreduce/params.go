@@ -1,0 +1,119 @@
+package allreduce
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// MaxP is the largest number of processes Run accepts: 2^24 processes use
+// 512 MiB of state (32 bytes each).
+const MaxP = 1 << 24
+
+// Params are the model's inputs (Table 1 of the paper). Times are in
+// seconds, sizes in bytes. Default returns the paper's values.
+type Params struct {
+	P     int     `json:"P" help:"processes P = 2^K, a power of two in [2, 16777216]"`
+	Alpha float64 `json:"alpha" help:"network latency α, s, in (0, 1]"`
+	Beta  float64 `json:"beta" help:"network time per byte β, s/B (1 GB/s = 1e-9), in [0, 1]"`
+	Gamma float64 `json:"gamma" help:"reduction time per byte γ, s/B (10 GB/s = 1e-10), in [0, 1]"`
+	N     float64 `json:"N" help:"message size N, bytes, in [0, 1e12]"`
+	// Period and Duration describe both jitters: the OS windows recur
+	// every Period and last Duration; network noise events arrive with
+	// mean spacing Period and each delays a message by Duration.
+	Period   float64 `json:"period" help:"OS-jitter period and mean time between network-noise events, s, in (0, 1000]"`
+	Duration float64 `json:"duration" help:"OS-jitter window and network-noise delay, s, in (0, period)"`
+	// OSJitter and NetNoise switch the two jitter models; with both off
+	// the run is the paper's "no jitter" reference.
+	OSJitter bool `json:"os_jitter" help:"periodic OS jitter on"`
+	NetNoise bool `json:"net_noise" help:"Poisson network noise on"`
+	// CoScheduled gives all processes the same OS-noise phase.
+	CoScheduled bool `json:"co_scheduled" help:"all processes share one OS-jitter phase"`
+	// T is how many redundant exchanges to simulate, in [0, K]; the result
+	// holds the allreduce time for every T' ≤ T.
+	T int `json:"T" help:"redundant exchanges simulated, in [0, K]; -1 means K"`
+	// SendOverhead is a CPU cost per redundant send, s (the paper's future
+	// work: sending is not free). The default 0 reproduces the paper.
+	SendOverhead float64 `json:"send_overhead" help:"CPU cost per redundant send, s, in [0, 1] (paper: 0)"`
+}
+
+// Default returns the paper's parameters for P = 4096 with both jitters on
+// and all K redundant exchanges.
+func Default() Params {
+	return Params{
+		P: 4096, Alpha: 1e-6, Beta: 1e-9, Gamma: 1e-10, N: 8,
+		Period: 1e-3, Duration: 1e-5, OSJitter: true, NetNoise: true, T: 12,
+	}
+}
+
+// K returns log2 P, the number of butterfly stages.
+func (p Params) K() int { return bits.Len(uint(p.P)) - 1 }
+
+// Tcomm returns α + βN, the time of one point-to-point message.
+func (p Params) Tcomm() float64 { return p.Alpha + float64(p.Beta*p.N) }
+
+// Work returns γN, the time of one stage's reduction.
+func (p Params) Work() float64 { return float64(p.Gamma * p.N) }
+
+// NoJitterTime is the closed form K·(Tcomm + γN) of the conventional
+// butterfly without jitter.
+func (p Params) NoJitterTime() float64 { return float64(p.K()) * (p.Tcomm() + p.Work()) }
+
+// RangeError is a parameter outside its allowed range. Field is the
+// parameter's JSON name, which is also its CLI flag and URL key.
+type RangeError struct {
+	Field string
+	Value string
+	Want  string
+}
+
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("%s = %s is out of range: want %s", e.Field, e.Value, e.Want)
+}
+
+func timeErr(field string, v float64, lo, hi float64, openLo bool) error {
+	ok := v <= hi && (v > lo || (!openLo && v == lo))
+	if ok && !math.IsNaN(v) {
+		return nil
+	}
+	br := "["
+	if openLo {
+		br = "("
+	}
+	return &RangeError{field, fmt.Sprint(v), fmt.Sprintf("a number in %s%g, %g]", br, lo, hi)}
+}
+
+// Validate reports the first parameter outside its range, naming it.
+func (p Params) Validate() error {
+	if p.P < 2 || p.P > MaxP || p.P&(p.P-1) != 0 {
+		return &RangeError{"P", fmt.Sprint(p.P), fmt.Sprintf("a power of two in [2, %d]", MaxP)}
+	}
+	for _, c := range []struct {
+		field  string
+		v      float64
+		lo, hi float64
+		openLo bool
+	}{
+		{"alpha", p.Alpha, 0, 1, true},
+		{"beta", p.Beta, 0, 1, false},
+		{"gamma", p.Gamma, 0, 1, false},
+		{"N", p.N, 0, 1e12, false},
+		{"period", p.Period, 0, 1e3, true},
+		{"send_overhead", p.SendOverhead, 0, 1, false},
+	} {
+		if err := timeErr(c.field, c.v, c.lo, c.hi, c.openLo); err != nil {
+			return err
+		}
+	}
+	if p.OSJitter || p.NetNoise {
+		if !(p.Duration > 0 && p.Duration < p.Period) {
+			return &RangeError{"duration", fmt.Sprint(p.Duration), fmt.Sprintf("a number in (0, period=%g)", p.Period)}
+		}
+	} else if err := timeErr("duration", p.Duration, 0, p.Period, false); err != nil {
+		return err
+	}
+	if k := p.K(); p.T < 0 || p.T > k {
+		return &RangeError{"T", fmt.Sprint(p.T), fmt.Sprintf("an integer in [0, K=%d] (K = log2 P)", k)}
+	}
+	return nil
+}

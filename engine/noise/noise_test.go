@@ -1,0 +1,237 @@
+package noise
+
+import (
+	"math"
+	"testing"
+)
+
+// within fails unless got is within k standard errors of want.
+func within(t *testing.T, what string, got, want, stderr, k float64) {
+	t.Helper()
+	if math.Abs(got-want) > k*stderr {
+		t.Errorf("%s = %.6g, want %.6g ± %d·%.3g (off by %.2f σ)", what, got, want, int(k), stderr, math.Abs(got-want)/stderr)
+	}
+}
+
+// TestPeriodicExactCycles: work of n·(period−duration) started as a window
+// ends meets n−1 windows (the n-th starts exactly as it completes, which
+// does not delay it), so it ends at s + n·period − duration.
+func TestPeriodicExactCycles(t *testing.T) {
+	n := &Periodic{Period: 1, Duration: 0.25, Phases: []float64{0}}
+	for cycles := 1; cycles <= 5; cycles++ {
+		w := n.FirstWindow(0) // window [0, 0.25) runs at time 0
+		s := 0.25
+		got := n.Finish(&w, s, float64(cycles)*0.75)
+		if want := s + float64(cycles) - 0.25; got != want {
+			t.Errorf("%d cycles of work: finish %v, want %v", cycles, got, want)
+		}
+	}
+	// Ready inside a window: wait for its end, then work.
+	w := n.FirstWindow(0)
+	if got := n.Finish(&w, 0.1, 0.5); got != 0.75 {
+		t.Errorf("work ready at 0.1 inside [0, 0.25): finish %v, want 0.75", got)
+	}
+	// A window starting exactly when the work ends does not delay it.
+	w = n.FirstWindow(0)
+	if got := n.Finish(&w, 0.25, 0.75); got != 1 {
+		t.Errorf("work ending as a window starts: finish %v, want 1", got)
+	}
+}
+
+// TestPeriodicExpectedDelay checks the closed form for short work
+// (c < period − duration) started at a time uniform relative to the
+// windows, which is what a random phase gives:
+//
+//	E[delay] = (duration²/2 + c·duration) / period
+//
+// (inside a window, probability duration/period, wait the rest of it; else
+// the work meets the next window with probability c/period).
+func TestPeriodicExpectedDelay(t *testing.T) {
+	const period, dur, c = 1e-3, 1e-4, 3e-4
+	n, err := NewPeriodic(period, dur, false, KeyOf(11, 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const procs = 200000
+	var sum, sum2 float64
+	for i := range procs {
+		w := n.FirstWindow(i)
+		s := 0.0123 // any fixed time; the phases make it uniform
+		d := n.Finish(&w, s, c) - s - c
+		sum += d
+		sum2 += d * d
+	}
+	mean := sum / procs
+	sd := math.Sqrt(sum2/procs - mean*mean)
+	want := (dur*dur/2 + c*dur) / period
+	within(t, "E[delay]", mean, want, sd/math.Sqrt(procs), 4)
+}
+
+// TestPeriodicLostFraction: over long work the fraction of wall time lost
+// to the windows is duration/period.
+func TestPeriodicLostFraction(t *testing.T) {
+	const period, dur = 1e-3, 1e-5
+	n, _ := NewPeriodic(period, dur, false, KeyOf(5, 6))
+	for i := range 100 {
+		w := n.FirstWindow(i)
+		const work = 1.0 // a thousand periods
+		wall := n.Finish(&w, 0, work)
+		lost := (wall - work) / wall
+		if math.Abs(lost-dur/period) > 2*dur/wall { // at most one window more or less
+			t.Fatalf("process %d: lost fraction %g, want %g", i, lost, dur/period)
+		}
+	}
+}
+
+func TestPeriodicCoScheduled(t *testing.T) {
+	n, _ := NewPeriodic(1e-3, 1e-5, true, KeyOf(1, 2))
+	for i := 1; i < 100; i++ {
+		if n.Phase(i) != n.Phase(0) {
+			t.Fatalf("co-scheduled phases differ: φ_%d = %g, φ_0 = %g", i, n.Phase(i), n.Phase(0))
+		}
+	}
+	m, _ := NewPeriodic(1e-3, 1e-5, false, KeyOf(1, 2))
+	if m.Phase(1) == m.Phase(0) {
+		t.Fatal("independent phases are equal")
+	}
+	// Phases are uniform in [0, period): mean period/2.
+	var sum float64
+	for i := range 100000 {
+		p := m.Phase(i)
+		if p < 0 || p >= 1e-3 {
+			t.Fatalf("phase %g outside [0, period)", p)
+		}
+		sum += p
+	}
+	within(t, "mean phase", sum/100000, 0.5e-3, 1e-3/math.Sqrt(12*100000), 4)
+}
+
+// TestPoissonCount: the number of events in a long window is Poisson with
+// mean window/Mean (so its variance equals its mean too), for every bucket
+// width the flight hint can choose.
+func TestPoissonCount(t *testing.T) {
+	const mean = 1e-3
+	for _, flight := range []float64{1e-6, 1e-4, 5e-3} {
+		n, err := NewPoisson(mean, 1e-5, flight, KeyOf(3, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const window, ports = 0.2, 400 // 200 events a port
+		var sum, sum2 float64
+		for i := range ports {
+			k := 0
+			for e := n.NextEvent(i, 0); e < window; e = n.NextAfter(i, e) {
+				k++
+			}
+			sum += float64(k)
+			sum2 += float64(k * k)
+		}
+		m := sum / ports
+		v := sum2/ports - m*m
+		want := window / mean
+		within(t, "mean count", m, want, math.Sqrt(want/ports), 4)
+		// The sample variance of a Poisson(λ) count has standard error
+		// about λ·sqrt(2/n).
+		within(t, "count variance", v, want, want*math.Sqrt(2.0/ports), 4)
+	}
+}
+
+// TestPoissonGaps: inter-arrival times are exponential with mean Mean;
+// P(gap > Mean) = e^-1.
+func TestPoissonGaps(t *testing.T) {
+	const mean = 2e-3
+	n, _ := NewPoisson(mean, 1e-5, 1e-6, KeyOf(7, 8))
+	var sum float64
+	long, total := 0, 0
+	for i := range 50 {
+		prev := n.NextEvent(i, 0)
+		for range 400 {
+			e := n.NextAfter(i, prev)
+			g := e - prev
+			sum += g
+			if g > mean {
+				long++
+			}
+			total++
+			prev = e
+		}
+	}
+	within(t, "mean gap", sum/float64(total), mean, mean/math.Sqrt(float64(total)), 4)
+	p := math.Exp(-1)
+	within(t, "P(gap > Mean)", float64(long)/float64(total), p, math.Sqrt(p*(1-p)/float64(total)), 4)
+}
+
+// TestPoissonFlightDelay checks the extended-flight law: each unit of
+// flight catches events at rate 1/Mean and each event extends the flight
+// by Delay, so E[events] = (flight/Mean) / (1 − Delay/Mean).
+func TestPoissonFlightDelay(t *testing.T) {
+	const mean, delay, flight = 1e-3, 4e-4, 2e-3
+	n, _ := NewPoisson(mean, delay, flight, KeyOf(9, 10))
+	const msgs = 100000
+	var sum, sum2 float64
+	for i := range msgs {
+		var c Cursor
+		c.Reset()
+		k := n.FlightDelay(&c, i, 0.05, flight) / delay
+		sum += k
+		sum2 += k * k
+	}
+	m := sum / msgs
+	sd := math.Sqrt(sum2/msgs - m*m)
+	want := (flight / mean) / (1 - delay/mean)
+	within(t, "E[events per flight]", m, want, sd/math.Sqrt(msgs), 4)
+}
+
+// TestPoissonCursorOrder: with a shared cursor, queries out of time order
+// give the same delays as fresh queries: the cursor is only a cache.
+func TestPoissonCursorOrder(t *testing.T) {
+	n, _ := NewPoisson(1e-4, 3e-5, 2e-5, KeyOf(13, 14))
+	for port := range 50 {
+		c := n.Start(port)
+		for q := range 200 {
+			s := math.Mod(float64(q)*7.77e-5*float64(port+1), 5e-3) // jumps back and forth
+			got := n.FlightDelay(&c, port, s, 2e-5)
+			var fresh Cursor
+			fresh.Reset()
+			if want := n.FlightDelay(&fresh, port, s, 2e-5); got != want {
+				t.Fatalf("port %d query %d at %g: cached delay %g, fresh %g", port, q, s, got, want)
+			}
+			if !(c.At <= s || c.At == 0) && c.Next < c.At {
+				t.Fatalf("cursor went bad: %+v", c)
+			}
+		}
+	}
+}
+
+func TestPoissonCDFTable(t *testing.T) {
+	for _, l := range []float64{1.0 / 16, 0.3, 1} {
+		tab := poissonCDF(l)
+		p, cdf := math.Exp(-l), 0.0
+		for n := range 6 {
+			cdf += p
+			if got := float64(tab[n]) * 0x1p-53; math.Abs(got-cdf) > 1e-15 {
+				t.Errorf("λ=%g: P(N ≤ %d) = %.17g, want %.17g", l, n, got, cdf)
+			}
+			p *= l / float64(n+1)
+		}
+	}
+}
+
+func TestKeyStreamsDiffer(t *testing.T) {
+	k := KeyOf(1, 2)
+	seen := map[uint64]bool{}
+	for a := range uint64(3) {
+		for b := range uint64(64) {
+			for c := range uint64(64) {
+				u := k.Uint64(a, b, c)
+				if seen[u] {
+					t.Fatalf("collision at (%d, %d, %d)", a, b, c)
+				}
+				seen[u] = true
+			}
+		}
+	}
+	if KeyOf(1, 3).Uint64(0, 0, 0) == k.Uint64(0, 0, 0) {
+		t.Fatal("different keys give the same word")
+	}
+}

@@ -1,0 +1,187 @@
+package noise
+
+import (
+	"fmt"
+	"math"
+)
+
+// Poisson is the network noise of specs/allreduce-jitter.md: each process's
+// network port has an independent Poisson process of noise events with mean
+// inter-arrival time Mean; every event inside a message's flight
+// [send, send+flight) delays it by Delay, and a delayed flight is extended
+// and can catch further events.
+//
+// The events are realised per time bucket of width W: bucket b of port i
+// holds Poisson(W/Mean) events placed uniformly in [b·W, (b+1)·W), drawn
+// from the key at coordinates (i, b). Independent Poisson counts on disjoint
+// intervals with uniform positions are exactly a Poisson process, and the
+// realisation is a pure function of (key, W, i, time), so queries may come
+// in any order. W only sets how the process is realised, not its law: it
+// follows the typical flight (between Mean/16 and Mean) so that proving a
+// flight clean takes one or two hashes.
+type Poisson struct {
+	Mean  float64 // mean time between noise events on one port, s
+	Delay float64 // delay per event, s
+	W     float64 // bucket width, s
+	cdf   [maxPerBucket]uint64
+	key   Key
+}
+
+// NewPoisson returns network noise with the given mean inter-arrival time
+// and delay per event, its events drawn from key. flight is the typical
+// clean flight time of a message; it chooses the bucket width.
+func NewPoisson(mean, delay, flight float64, key Key) (*Poisson, error) {
+	if !(mean > 0) || math.IsInf(mean, 0) {
+		return nil, fmt.Errorf("noise: mean inter-arrival %g must be finite and > 0", mean)
+	}
+	if !(delay > 0) || math.IsInf(delay, 0) {
+		return nil, fmt.Errorf("noise: delay %g must be finite and > 0", delay)
+	}
+	if !(flight >= 0) || math.IsInf(flight, 0) {
+		return nil, fmt.Errorf("noise: flight time %g must be finite and ≥ 0", flight)
+	}
+	lambda := min(max(flight/mean, 1.0/16), 1) // events per bucket
+	n := &Poisson{Mean: mean, Delay: delay, W: float64(lambda * mean), key: key}
+	n.cdf = poissonCDF(lambda)
+	return n, nil
+}
+
+// maxPerBucket bounds the events of one bucket. P(Poisson(1) > 24) is about
+// 1e-25: no run will meet the truncation.
+const maxPerBucket = 24
+
+// poissonCDF returns P(Poisson(λ) ≤ n) for n < maxPerBucket, scaled to
+// 53-bit integers, computed with +, *, / only (λ ≤ 1) so every platform
+// gets the same table.
+func poissonCDF(lambda float64) (t [maxPerBucket]uint64) {
+	// e^-λ by its alternating series; for λ ≤ 1, 25 terms reach the last bit.
+	e, term := 1.0, 1.0
+	for k := 1; k <= 25; k++ {
+		term = float64(-term * lambda / float64(k))
+		e += term
+	}
+	cdf, pk := 0.0, e
+	for n := range t {
+		cdf += pk
+		t[n] = uint64(cdf * 0x1p53)
+		pk = float64(pk * lambda / float64(n+1))
+	}
+	return t
+}
+
+// count returns the number of events in bucket b of port i.
+func (n *Poisson) count(i int, b int64) int {
+	u := n.key.Uint64(streamNetCount, uint64(i), uint64(b)) >> 11
+	cnt := 0
+	for cnt < maxPerBucket && u >= n.cdf[cnt] {
+		cnt++
+	}
+	return cnt
+}
+
+// bucket writes the sorted event times of bucket b of port i into buf and
+// returns them.
+func (n *Poisson) bucket(i int, b int64, buf *[maxPerBucket]float64) []float64 {
+	ev := buf[:n.count(i, b)]
+	base := float64(b)
+	for k := range ev {
+		x := float64(base+n.key.Float64(streamNetPos, uint64(i), uint64(b)<<5|uint64(k))) * n.W
+		j := k // insertion sort: a bucket holds at most a few events
+		for j > 0 && ev[j-1] > x {
+			ev[j] = ev[j-1]
+			j--
+		}
+		ev[j] = x
+	}
+	return ev
+}
+
+// NextEvent returns the first noise event of port i at a time ≥ t (t ≥ 0).
+func (n *Poisson) NextEvent(i int, t float64) float64 {
+	return n.scan(i, t, false, math.Inf(1))
+}
+
+// NextAfter returns the first noise event of port i at a time > t.
+func (n *Poisson) NextAfter(i int, t float64) float64 {
+	return n.scan(i, t, true, math.Inf(1))
+}
+
+// scan returns the first event at a time ≥ t (> t if strict) when one lies
+// before limit; otherwise it may stop early and return a time ≥ limit
+// before which port i has no event after t.
+func (n *Poisson) scan(i int, t float64, strict bool, limit float64) float64 {
+	var buf [maxPerBucket]float64
+	b := int64(t / n.W)
+	// Events of bucket b lie in [b·W, (b+1)·W] as computed, so an event of
+	// the previous bucket can only reach t when t is b·W exactly (or the
+	// division rounded up).
+	if lo := float64(b) * n.W; b > 0 && (lo > t || (lo == t && !strict)) {
+		b--
+	}
+	for ; ; b++ {
+		start := float64(b) * n.W
+		if start >= limit && start > t {
+			return start
+		}
+		for _, x := range n.bucket(i, b, &buf) {
+			if x > t || (!strict && x == t) {
+				return x
+			}
+		}
+	}
+}
+
+// Cursor caches what is known of one port's noise: no event lies in
+// [At, Next). Next may be the next event itself or only a bound below it
+// (the end of an empty bucket). The zero Cursor claims nothing wrong but
+// covers nothing useful; Reset it.
+type Cursor struct{ At, Next float64 }
+
+// Reset empties the cursor so the next query computes it.
+func (c *Cursor) Reset() { c.At, c.Next = math.Inf(1), 0 }
+
+// Start returns port i's cursor at time 0: quiet up to the first non-empty
+// bucket, looking at most three buckets ahead. Computing it for every port
+// in one loop lets the hashes of different ports overlap in the pipeline;
+// lazily, each would sit behind a mispredicted branch and a call.
+func (n *Poisson) Start(i int) Cursor {
+	b := int64(0)
+	for b < 3 && n.count(i, b) == 0 {
+		b++
+	}
+	return Cursor{At: 0, Next: float64(b) * n.W}
+}
+
+// Quiet is the cursor of a port with no noise: every flight is clean.
+func Quiet() Cursor { return Cursor{At: math.Inf(-1), Next: math.Inf(1)} }
+
+// FlightDelay returns the noise delay of a message that port i sends at s
+// with a clean flight time of flight. The common case (the flight lies in
+// the cursor's quiet interval) is one comparison; queries may come in any
+// time order. The butterfly kernel inlines that comparison itself.
+func (n *Poisson) FlightDelay(c *Cursor, i int, s, flight float64) float64 {
+	if s >= c.At && s+flight <= c.Next {
+		return 0
+	}
+	return n.flightSlow(c, i, s, flight)
+}
+
+func (n *Poisson) flightSlow(c *Cursor, i int, s, flight float64) float64 {
+	from := s
+	if s >= c.At && s < c.Next { // quiet up to c.Next already
+		from = c.Next
+	}
+	// Scan no further than the flight can reach, plus two buckets of
+	// lookahead that make the cursor's quiet interval worth keeping.
+	end := s + flight
+	ahead := 2 * n.W
+	e := n.scan(i, from, false, end+ahead)
+	c.At, c.Next = s, e
+	k := 0
+	for e < end { // e is an event: scan returns bounds only at or past end
+		k++
+		end += n.Delay
+		e = n.scan(i, e, true, end+ahead)
+	}
+	return float64(k) * n.Delay
+}

@@ -1,0 +1,111 @@
+package sweep
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Shard is one of Count slices of a grid: the points whose index is
+// ≡ Index−1 (mod Count). Interleaving spreads heavy and light points
+// evenly over the shards. The zero Shard is the whole grid.
+type Shard struct {
+	Index int `json:"index"` // 1..Count
+	Count int `json:"count"`
+}
+
+// ParseShard reads "i/n" with 1 ≤ i ≤ n.
+func ParseShard(s string) (Shard, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("shard %q: want i/n, e.g. 2/8", s)
+	}
+	sh := Shard{i, n}
+	return sh, sh.check()
+}
+
+func (s Shard) check() error {
+	if s == (Shard{}) {
+		return nil
+	}
+	if s.Count < 1 || s.Index < 1 || s.Index > s.Count {
+		return fmt.Errorf("shard %d/%d: want i/n with n ≥ 1 and i in [1, n]", s.Index, s.Count)
+	}
+	return nil
+}
+
+// Owns reports whether point belongs to the shard.
+func (s Shard) Owns(point int) bool {
+	return s.Count == 0 || point%s.Count == s.Index-1
+}
+
+func (s Shard) String() string {
+	if s.Count == 0 {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// Partial is one shard's output: the results of the points it owns.
+// Fingerprint names the grid (model, axes, trials, seed) so that shards of
+// different grids are never merged.
+type Partial[R any] struct {
+	Fingerprint string `json:"fingerprint"`
+	Shard       Shard  `json:"shard"`
+	Points      int    `json:"points"`
+	// Results maps point index to its trials' results, for owned points.
+	Results map[int][]R `json:"results"`
+}
+
+// NewPartial collects a sharded Run's results.
+func NewPartial[R any](fingerprint string, sh Shard, results [][]R) Partial[R] {
+	p := Partial[R]{Fingerprint: fingerprint, Shard: sh, Points: len(results), Results: map[int][]R{}}
+	for pt, r := range results {
+		if r != nil {
+			p.Results[pt] = r
+		}
+	}
+	return p
+}
+
+// Merge puts shard outputs back into one [point][trial] grid. It fails,
+// naming the problem, when the parts come from different grids, when a
+// point appears twice, or when a point is missing.
+func Merge[R any](parts []Partial[R]) ([][]R, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("merge: no shard outputs")
+	}
+	fp, n := parts[0].Fingerprint, parts[0].Points
+	out := make([][]R, n)
+	from := make([]Shard, n)
+	for _, p := range parts {
+		if p.Fingerprint != fp || p.Points != n {
+			return nil, fmt.Errorf("merge: shard %v is of another grid (%q, %d points) than shard %v (%q, %d points)",
+				p.Shard, p.Fingerprint, p.Points, parts[0].Shard, fp, n)
+		}
+		for _, pt := range slices.Sorted(maps.Keys(p.Results)) { // in order: stable messages
+			r := p.Results[pt]
+			if pt < 0 || pt >= n {
+				return nil, fmt.Errorf("merge: shard %v has point %d outside [0, %d)", p.Shard, pt, n)
+			}
+			if out[pt] != nil {
+				return nil, fmt.Errorf("merge: point %d is in shard %v and in shard %v", pt, from[pt], p.Shard)
+			}
+			out[pt], from[pt] = r, p.Shard
+		}
+	}
+	var missing []int
+	for pt, r := range out {
+		if r == nil {
+			missing = append(missing, pt)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("merge: %d of %d points missing (first: %v); is a shard's output absent?", len(missing), n, missing[:min(5, len(missing))])
+	}
+	return out, nil
+}

@@ -1,0 +1,119 @@
+package sitehttp
+
+import (
+	"errors"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+)
+
+// CSP is the Content-Security-Policy of every response. netlify.toml must
+// carry the same string (cmd/serve's tests compare them).
+//
+//   - script-src 'self': the landing and scene pages load scripts from files
+//     only, and the report pages keep their chart options in JSON data blocks
+//     drawn by one static script (see cmd/gen-report/internal/report), so no
+//     page needs inline script. 'wasm-unsafe-eval' lets the scene page
+//     compile commlab.wasm, and nothing else.
+//   - style-src 'unsafe-inline': echarts builds its tooltips as HTML with
+//     style attributes, and Ebiten styles the canvas it creates.
+//   - No frame-ancestors: scenes are meant to be embedded (?embed=1) in
+//     slides served from anywhere, including file://.
+const CSP = "default-src 'self'; " +
+	"script-src 'self' 'wasm-unsafe-eval'; " +
+	"style-src 'self' 'unsafe-inline'; " +
+	"object-src 'none'; " +
+	"base-uri 'self'; " +
+	"form-action 'self'"
+
+// CacheControl applies to every response. Nothing on the site has a content
+// hash in its name, and commlab.wasm must match the wasm_exec.js and pages
+// it was built with, so the browser revalidates every file (a cheap 304 when
+// unchanged) rather than trusting a stale copy after a redeploy.
+const CacheControl = "no-cache"
+
+// Headers are set on every response, errors included, in this order.
+var Headers = [][2]string{
+	{"Content-Security-Policy", CSP},
+	{"X-Content-Type-Options", "nosniff"},
+	{"Referrer-Policy", "no-referrer"},
+	{"Cache-Control", CacheControl},
+}
+
+// contentTypes pins the types of the files the site ships, so the answer
+// does not depend on the machine's /etc/mime.types. WebAssembly streaming
+// compilation requires exactly application/wasm.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".wasm": "application/wasm",
+	".json": "application/json",
+	".csv":  "text/csv; charset=utf-8",
+	".txt":  "text/plain; charset=utf-8",
+	".svg":  "image/svg+xml",
+	".png":  "image/png",
+	".gif":  "image/gif",
+	".webm": "video/webm",
+	".ico":  "image/x-icon",
+}
+
+// Handler serves the files of root, which is the site directory (for
+// example os.DirFS("site")). It answers GET and HEAD only, serves a
+// directory's index.html but never lists a directory, and hides dot files
+// and Go sources (site/e2e holds the browser tests).
+func Handler(root fs.FS) http.Handler {
+	files := http.FileServerFS(root)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		for _, kv := range Headers {
+			h.Set(kv[0], kv[1])
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			h.Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		if hidden(name) {
+			http.NotFound(w, r)
+			return
+		}
+		if name == "" {
+			name = "."
+		}
+		fi, err := fs.Stat(root, name)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				http.NotFound(w, r)
+				return
+			}
+			http.Error(w, "cannot read "+name, http.StatusInternalServerError)
+			return
+		}
+		if fi.IsDir() {
+			if _, err := fs.Stat(root, path.Join(name, "index.html")); err != nil {
+				http.NotFound(w, r)
+				return
+			}
+		} else if ct, ok := contentTypes[path.Ext(name)]; ok {
+			h.Set("Content-Type", ct)
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// hidden reports whether a cleaned, slash-separated path names something
+// that is in the site folder but not part of the site.
+func hidden(name string) bool {
+	if strings.HasSuffix(name, ".go") {
+		return true
+	}
+	for _, seg := range strings.Split(name, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return true
+		}
+	}
+	return false
+}
