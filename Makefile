@@ -81,7 +81,7 @@ vet:
 
 ## test-go: the native tests, except the browser tests (make e2e runs those)
 test-go:
-	CGO_ENABLED=0 $(GO) test $$($(GO) list ./... | grep -v '/site/e2e$$')
+	CGO_ENABLED=0 $(GO) test $$($(GO) list ./... | grep -v '/cmd/serve/e2e$$')
 
 ## test-wasm: the engine's tests under js/wasm on node (same numbers as native)
 test-wasm:
@@ -99,9 +99,9 @@ test-report:
 	$(GO) run ./cmd/gen-report -quick -out "$$tmp/reports"; \
 	COMMLAB_REPORTS="$$tmp/reports" $(MAKE) e2e
 
-## e2e: browser tests in headless Chromium (site/e2e; builds its own wasm)
+## e2e: browser tests in headless Chromium (cmd/serve/e2e; builds its own wasm)
 e2e:
-	$(GO) test -count=1 ./site/e2e/...
+	$(GO) test -count=1 ./cmd/serve/e2e/...
 
 ## bench: the engine's benchmarks
 bench:

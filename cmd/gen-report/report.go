@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -149,8 +150,13 @@ func runMerge(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("merge: %w", err)
 		}
 		var sf shardFile
-		if err := json.Unmarshal(b, &sf); err != nil {
-			return fmt.Errorf("merge: %s: not a shard file: %w", name, err)
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&sf); err != nil || sf.Partial.Fingerprint == "" {
+			if err == nil {
+				err = fmt.Errorf("no sweep fingerprint")
+			}
+			return fmt.Errorf("merge: %s: not a shard file written by gen-report -shard: %w", name, err)
 		}
 		if st == nil {
 			st = newAllreduceStudy(sf.Study.Full, sf.Study.Trials, sf.Study.Seed)

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"commlab/internal/sitehttp"
+	"commlab/cmd/serve/sitehttp"
 )
 
 func main() {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"commlab/internal/sitehttp"
+	"commlab/cmd/serve/sitehttp"
 )
 
 func TestFlagErrorsNameTheFlag(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"commlab/internal/sitehttp"
+	"commlab/cmd/serve/sitehttp"
 )
 
 // netlifyConfig is the part of netlify.toml these tests compare: the build

@@ -3,6 +3,7 @@ package allreduce
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -32,8 +33,9 @@ func BenchmarkButterfly(b *testing.B) {
 	}
 }
 
-// BenchmarkTrialMemory runs one trial at P = 2^24 (the memory
-// target: under 2 GB) and reports the bytes the simulator holds.
+// BenchmarkTrialMemory runs one trial at P = 2^24 (the target:
+// under 2 GB) and reports the heap the Go runtime holds from the system
+// at the end (HeapSys: every live and freed-but-kept span).
 func BenchmarkTrialMemory(b *testing.B) {
 	p := Default()
 	p.P, p.T = 1<<24, 24
@@ -44,5 +46,49 @@ func BenchmarkTrialMemory(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cap(s.procs))*32/(1<<20), "MiB-state")
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "MiB-heap")
+}
+
+// BenchmarkQuiet splits the noise cost: one trial at P = 2^16 with no
+// jitter, OS jitter only, network noise only, and both.
+func BenchmarkQuiet(b *testing.B) {
+	for _, mode := range []string{"none", "os", "net", "both"} {
+		b.Run(mode, func(b *testing.B) {
+			p := Default()
+			p.P, p.T = 1<<16, 16
+			p.OSJitter = mode == "os" || mode == "both"
+			p.NetNoise = mode == "net" || mode == "both"
+			var s Simulator
+			rng := rand.New(rand.NewPCG(1, 1))
+			for b.Loop() {
+				s.Run(p, rng, nil)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/(float64(b.N)*32*float64(p.P)), "ns/update")
+		})
+	}
+}
+
+// BenchmarkSweepCorners runs one trial at P = 2^16 at the corners of the
+// paper's sweeps, where the noise is heaviest, and reports ns per update.
+func BenchmarkSweepCorners(b *testing.B) {
+	for _, set := range PaperSets(true) {
+		for _, xi := range []int{0, len(set.XExp) - 1} {
+			p, ok := set.Point(xi, 16)
+			if !ok {
+				continue
+			}
+			b.Run(fmt.Sprintf("set=%s/x=%s", set.Name, set.Label(xi)), func(b *testing.B) {
+				var s Simulator
+				rng := rand.New(rand.NewPCG(1, 1))
+				for b.Loop() {
+					if _, err := s.Run(p, rng, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/(float64(b.N)*Updates(p)), "ns/update")
+			})
+		}
+	}
 }

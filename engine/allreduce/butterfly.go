@@ -19,12 +19,34 @@ const MaxTraceP = 1 << 12
 // kernel runs up to 13 stages over it.
 const blockBits = 13
 
-// proc is one process's state. 32 bytes: two processes per cache line.
+// proc is the state the stage loops touch for every pair: 16 bytes, four
+// processes per cache line.
 type proc struct {
-	f   float64      // f_i^(k) during the butterfly, g_i^(j) during the redundant exchanges
+	f float64 // f_i^(k) during the butterfly, g_i^(j) during the redundant exchanges
+	// lim bounds where the fast path is exact. In the butterfly a reduction
+	// finishing at or before lim met no OS window, and the message sent
+	// before it met no network noise; in the redundant exchanges a copy
+	// sent by the process arriving (without noise) at or before lim met no
+	// network noise. See kernel.
+	lim float64
+}
+
+// noiseState is a process's noise bookkeeping, read only off the fast
+// path: 24 bytes. The fields are named for the butterfly; toRedundant
+// reads them and then reuses the three words (see events), since the
+// butterfly's cursors are dead by then.
+type noiseState struct {
 	w   float64      // start of the next OS-jitter window that may still matter
 	net noise.Cursor // network-noise cursor of this process's port
 }
+
+// events returns what the redundant exchanges know of the port: its first
+// two noise events from l0 on, and reach, past the end of any flight the
+// process can send. An event value at or past reach is only a bound: the
+// port has no event before it.
+func (ns *noiseState) events() (e1, e2, reach float64) { return ns.net.At, ns.net.Next, ns.w }
+
+func (ns *noiseState) setEvents(e1, e2, reach float64) { ns.net.At, ns.net.Next, ns.w = e1, e2, reach }
 
 // Result is one trial's outcome.
 type Result struct {
@@ -44,6 +66,8 @@ func (r Result) Conventional() float64 { return r.ByT[0] }
 // a Simulator must not be used by two goroutines at once.
 type Simulator struct {
 	procs []proc
+	noise []noiseState
+	slow  []int32   // the kernel's list of deferred pairs, one block's worth
 	stage []float64 // per-stage maxima: conventional 1..K, then redundant 1..T
 }
 
@@ -80,37 +104,38 @@ func (s *Simulator) Run(p Params, rng *rand.Rand, rec *trace.Trace) (Result, err
 func (s *Simulator) run(p Params, osn *noise.Periodic, net *noise.Poisson, rec *trace.Trace) Result {
 	k := p.K()
 	if cap(s.procs) < p.P {
-		s.procs = make([]proc, p.P)
+		s.procs, s.noise = make([]proc, p.P), make([]noiseState, p.P)
 	}
-	ps := s.procs[:p.P]
-	for i := range ps {
-		w := math.Inf(1) // no window ever
-		if osn != nil {
-			w = osn.FirstWindow(i)
-		}
-		c := noise.Quiet()
-		if net != nil {
-			c = net.Start(i)
-		}
-		ps[i] = proc{w: w, net: c}
+	if s.slow == nil {
+		s.slow = make([]int32, 1<<(blockBits-1)) // pairs in one stage of one block
 	}
+	kn := kernel{ps: s.procs[:p.P], ns: s.noise[:p.P], osn: osn, net: net, rec: rec, slow: s.slow,
+		tcomm: p.Tcomm(), work: p.Work(), overhead: p.SendOverhead, k: k}
+	// The jitter-free time bounds every finish from below; a few times it
+	// is where the noise cursors stop looking ahead at the start.
+	noJitter := p.NoJitterTime()
+	kn.horizon = 4 * noJitter
 	s.stage = append(s.stage[:0], make([]float64, k+p.T)...) // zeroed maxima
 	if rec != nil {
 		*rec = *trace.New("allreduce", p.P, func(i int) string { return fmt.Sprintf("P%d", i) })
 	}
-	kern := kernel{ps: ps, osn: osn, net: net, rec: rec, tcomm: p.Tcomm(), work: p.Work(), overhead: p.SendOverhead, k: k}
 
 	// Conventional stages 1..K, then redundant exchanges 1..T, each in
 	// cache-sized blocks (see the package doc).
-	kern.passes(1, k, 0, s.stage[:k])
-	kern.passes(1, p.T, k, s.stage[k:])
+	// Each phase's setup runs block by block inside its first pass, while
+	// the block is in cache, instead of as a pass of its own through memory.
+	kn.passes(1, k, 0, s.stage[:k], kn.start)
+	if p.T > 0 {
+		kn.l0 = float64(noJitter * (1 - 1e-9))
+		kn.passes(1, p.T, k, s.stage[k:], kn.toRedundant)
+	}
 
 	res := Result{ByT: make([]float64, p.T+1), StageEnd: append([]float64(nil), s.stage[:k]...)}
 	res.ByT[0] = s.stage[k-1]
 	copy(res.ByT[1:], s.stage[k:])
 	if rec != nil {
-		for i := range ps {
-			rec.AddMarker(i, ps[i].f, "final result")
+		for i, pr := range kn.ps {
+			rec.AddMarker(i, pr.f, "final result")
 		}
 		rec.Sort()
 	}
@@ -118,15 +143,93 @@ func (s *Simulator) run(p Params, osn *noise.Periodic, net *noise.Poisson, rec *
 }
 
 // kernel carries one trial's constants through the stage loops.
+//
+// The loops do only the clean case, where neither message of a pair meets
+// network noise and neither reduction meets an OS window, and check it with
+// one comparison per process against proc.lim. Every other pair is
+// collected and done afterwards by the general code, which is valid because
+// a pair's update reads only the pair's own state; it also keeps the loops
+// free of calls, so their values stay in registers.
 type kernel struct {
 	ps       []proc
+	ns       []noiseState
 	osn      *noise.Periodic // nil: no OS jitter
 	net      *noise.Poisson  // nil: no network noise
 	rec      *trace.Trace    // nil: no trace
+	slow     []int32         // lower members of the pairs a stage left for the general path
 	tcomm    float64
 	work     float64
 	overhead float64
 	k        int
+	horizon  float64 // how far the start-up cursors look ahead
+	l0       float64 // lower bound of every finish (see toRedundant)
+}
+
+// start sets up processes lo..hi-1 for the butterfly: no result yet, the
+// first OS window, a network cursor from time 0.
+func (kn *kernel) start(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		ns := noiseState{w: math.Inf(1), net: noise.Quiet()}
+		if kn.osn != nil {
+			ns.w = kn.osn.FirstWindow(i)
+		}
+		if kn.net != nil {
+			ns.net = kn.net.QuietFrom(i, 0, kn.horizon)
+		}
+		kn.ns[i] = ns
+		kn.ps[i] = proc{lim: kn.butterflyLim(&ns)}
+	}
+}
+
+// butterflyLim is proc.lim during the butterfly: the earlier of the next OS
+// window and the latest send time whose message ends before the port's next
+// noise event. A finish at or before it proves both clean, because the
+// process's send time is at or before its finish; sends only move forward,
+// so the cursor's At never matters here. The margin next·2^-50 (more than
+// four ulps of next) keeps f + Tcomm ≤ next exact despite rounding.
+func (kn *kernel) butterflyLim(ns *noiseState) float64 {
+	next := ns.net.Next
+	if math.IsInf(next, 1) { // no noise ahead (Inf·2^-50 would make a NaN)
+		return ns.w
+	}
+	return min(ns.w, next-kn.tcomm-float64(next*0x1p-50))
+}
+
+// toRedundant prepares processes lo..hi-1 for the redundant exchanges.
+// Every copy of the final result exists no earlier than l0 (the jitter-free
+// time, less rounding),
+// and process i sends copies only at times in [l0, f_i^K], so its port's
+// first two noise events from l0 on decide every one of its flights short
+// of pathological bursts. They are found here, once; proc.lim becomes the
+// first, compared with a copy's clean arrival.
+func (kn *kernel) toRedundant(lo, hi int) {
+	l0, flight := kn.l0, kn.overhead+kn.tcomm
+	for i := lo; i < hi; i++ {
+		if kn.net == nil {
+			kn.ps[i].lim = math.Inf(1)
+			continue
+		}
+		ns := &kn.ns[i]
+		// Far enough for a flight from the latest send and one extension.
+		reach := kn.ps[i].f + flight + kn.net.Delay
+		c := ns.net
+		var e1 float64
+		if c.At <= l0 && c.Next >= reach { // the butterfly already knows
+			e1 = c.Next
+		} else {
+			from := l0
+			if c.At <= l0 && c.Next > l0 {
+				from = c.Next // quiet up to there already
+			}
+			e1 = kn.net.Scan(i, from, false, reach)
+		}
+		e2 := e1
+		if e1 < reach {
+			e2 = kn.net.Scan(i, e1, true, reach+kn.net.Delay)
+		}
+		ns.setEvents(e1, e2, reach)
+		kn.ps[i].lim = e1
+	}
 }
 
 // passes runs stages lo..hi (partner i XOR 2^(stage-1)) of the butterfly
@@ -134,16 +237,18 @@ type kernel struct {
 // stages up to blockBits inside contiguous blocks, then the higher stages
 // inside blocks that fix the middle bits and keep runs of 2^c consecutive
 // processes together. maxima[stage-1] receives each stage's latest time.
-func (kn *kernel) passes(lo, hi, offset int, maxima []float64) {
+// prepare(a, b) runs on each block of the first pass before its stages:
+// the first pass visits every process once, block by block.
+func (kn *kernel) passes(lo, hi, offset int, maxima []float64, prepare func(a, b int)) {
 	n := len(kn.ps)
 	low := min(hi, blockBits, kn.k)
 	if lo <= low {
 		size := min(n, 1<<blockBits)
 		for base := 0; base < n; base += size {
+			prepare(base, base+size)
 			for st := lo; st <= low; st++ {
-				// runs of m = 2^(st-1) processes every 2m
-				m := 1 << (st - 1)
-				kn.stage(st, offset, maxima, runs{base: base, nruns: size / (2 * m), len: m, zb: 0, sh: st - 1})
+				// one run: the block's lower members
+				kn.stage(st, offset, maxima, runs{base: base, nruns: 1, len: size / 2, lowMask: 1<<(st-1) - 1})
 			}
 		}
 	}
@@ -160,20 +265,24 @@ func (kn *kernel) passes(lo, hi, offset int, maxima []float64) {
 			for st := low + 1; st <= hi; st++ {
 				// runs of 2^c processes, one per value of the flipped
 				// bits whose stage bit is clear
-				kn.stage(st, offset, maxima, runs{base: top | mid<<c, nruns: 1 << (flip - 1), len: 1 << c, zb: st - 1 - low, sh: low})
+				kn.stage(st, offset, maxima, runs{base: top | mid<<c, nruns: 1 << (flip - 1), len: 1 << c, zb: st - 1 - low, sh: low, lowMask: -1})
 			}
 		}
 	}
 }
 
 // runs describes where the lower members of a stage's pairs lie in a
-// block: nruns runs of len consecutive processes; run r starts at
-// base + insert0(r, zb)<<sh, where insert0 puts a zero bit at position zb
-// (the stage bit, which the lower member of a pair has clear).
-type runs struct{ base, nruns, len, zb, sh int }
+// block: nruns runs, run r starting at base + insert0(r, zb)<<sh, where
+// insert0 puts a zero bit at position zb (the stage bit, which the lower
+// member of a pair has clear). Inside a run, pair q has its lower member at
+// start + (q&lowMask | (q&^lowMask)<<1): with lowMask = m-1 that skips the
+// upper members of a contiguous block (the first pass, one run per block),
+// with lowMask = -1 the run is contiguous (the second pass).
+type runs struct{ base, nruns, len, zb, sh, lowMask int }
 
 func (rs runs) start(r int) int {
-	return rs.base + ((r>>rs.zb)<<(rs.zb+1)|r&(1<<rs.zb-1))<<rs.sh
+	zb, sh := uint(rs.zb)&63, uint(rs.sh)&63 // masked: no shift-range checks
+	return rs.base + ((r>>zb)<<(zb+1)|r&(1<<zb-1))<<sh
 }
 
 // stage runs one stage over the pairs (i, i+2^(st-1)) whose lower members
@@ -186,106 +295,122 @@ func (kn *kernel) stage(st, offset int, maxima []float64, rs runs) {
 	}
 }
 
-// butterflyStage is stage st of the butterfly. The loop is only the clean
-// case (no network noise in either flight, no OS window in either
-// reduction, no trace); every other pair goes through butterflyPair. mx is
-// the latest finish so far; the new one is returned.
-//
-// A port's butterfly sends only move forward in time, and its cursor's At
-// is one of its earlier sends (or 0), so checking the flight's end against
-// the cursor's Next is enough here.
+// butterflyStage is stage st of the butterfly (see kernel for the fast
+// path). mx is the latest finish so far; the new one is returned.
 func (kn *kernel) butterflyStage(st int, mx float64, rs runs) float64 {
-	ps := kn.ps
-	m := 1 << (st - 1)
-	work, tcomm := kn.work, kn.tcomm
-	slow := kn.rec != nil
+	m := 1 << (uint(st-1) & 63)
+	n := 0
 	for r := range rs.nruns {
-		lo := rs.start(r)
-		for i := lo; i < lo+rs.len; i++ {
-			a, b := &ps[i], &ps[i+m]
-			fa, fb := a.f, b.f
-			// eq. (1) without noise, eq. (2) without jitter. max is the
-			// builtin on purpose: it compiles to a branch-free MAXSD
-			// sequence, where an if would mispredict once jitter makes
-			// the times differ (that cost 2-3 ns/update).
-			arrA, arrB := fb+tcomm, fa+tcomm
-			ea, eb := max(fa, arrA)+work, max(fb, arrB)+work
-			if slow || arrA > b.net.Next || arrB > a.net.Next || ea > a.w || eb > b.w {
-				ea, eb = kn.butterflyPair(st, i, i+m)
-			}
-			a.f, b.f = ea, eb
-			// New maxima are rare in a pass, so this branch predicts well
-			// and is cheaper than two more builtin max.
-			if ea > mx {
-				mx = ea
-			}
-			if eb > mx {
-				mx = eb
-			}
-		}
+		mx, n = butterflyRun(kn.ps, rs.start(r), rs.len, m, rs.lowMask, kn.tcomm, kn.work, mx, kn.slow, n, kn.rec != nil)
+	}
+	for _, i := range kn.slow[:n] {
+		ea, eb := kn.butterflyPair(st, int(i), int(i)+m)
+		mx = max(mx, ea, eb)
 	}
 	return mx
+}
+
+// butterflyRun is the fast path of a butterfly stage over one run of
+// pairs (see runs): clean pairs are updated, the others appended to slow
+// (n entries so far) for butterflyPair. It is a function of its own, with
+// few live values, so that the compiler keeps the loop in registers.
+func butterflyRun(ps []proc, start, npairs, m, lowMask int, tcomm, work, mx float64, slow []int32, n int, all bool) (float64, int) {
+	for q := range npairs {
+		i := start + (q&lowMask | (q&^lowMask)<<1)
+		a, b := &ps[i], &ps[i+m]
+		fa, fb := a.f, b.f
+		// eq. (1) without noise, eq. (2) without jitter. max and min are
+		// the builtins on purpose: they compile to branch-free sequences,
+		// where an if on floats becomes a branch that mispredicts once
+		// jitter makes the times differ (measured: 2-3 ns/update).
+		arrA, arrB := fb+tcomm, fa+tcomm
+		ea, eb := max(fa, arrA)+work, max(fb, arrB)+work
+		if all || ea > a.lim || eb > b.lim {
+			slow[n] = int32(i)
+			n++
+			continue
+		}
+		a.f, b.f = ea, eb
+		mx = max(mx, max(ea, eb))
+	}
+	return mx, n
 }
 
 // butterflyPair is the general pair update of stage st: network noise on
 // both messages, OS jitter on both reductions, and the trace when recording.
-// It returns the pair's new finish times and leaves the noise cursors advanced.
+// It stores the pair's new finish times and fast-path bounds and returns
+// the finish times.
 //
 //go:noinline
 func (kn *kernel) butterflyPair(st, i, j int) (fi, fj float64) {
 	a, b := &kn.ps[i], &kn.ps[j]
+	na, nb := &kn.ns[i], &kn.ns[j]
 	tcomm := kn.tcomm
 	var di, dj float64 // noise delays of the messages to i and to j
 	if kn.net != nil {
-		di = kn.net.FlightDelay(&b.net, j, b.f, tcomm)
-		dj = kn.net.FlightDelay(&a.net, i, a.f, tcomm)
+		di = kn.net.FlightDelay(&nb.net, j, b.f, tcomm)
+		dj = kn.net.FlightDelay(&na.net, i, a.f, tcomm)
 	}
 	arrI, arrJ := b.f+tcomm+di, a.f+tcomm+dj
 	si, sj := max(a.f, arrI), max(b.f, arrJ)
-	if kn.rec != nil {
-		kn.recordStage(st, i, j, a.f, b.f, arrI, arrJ, di, dj, si, sj)
-		return a.f, b.f
+	switch {
+	case kn.rec != nil:
+		fi, fj = kn.recordStage(st, i, j, a.f, b.f, arrI, arrJ, di, dj, si, sj)
+	case kn.osn == nil:
+		fi, fj = si+kn.work, sj+kn.work
+	default:
+		fi, fj = kn.osn.Finish(&na.w, si, kn.work), kn.osn.Finish(&nb.w, sj, kn.work)
 	}
-	if kn.osn == nil {
-		return si + kn.work, sj + kn.work
-	}
-	return kn.osn.Finish(&a.w, si, kn.work), kn.osn.Finish(&b.w, sj, kn.work)
+	a.f, b.f = fi, fj
+	a.lim, b.lim = kn.butterflyLim(na), kn.butterflyLim(nb)
+	return fi, fj
 }
 
 // redundantStage is redundant exchange st: every process forwards the
 // earliest final result it holds and adopts the earliest it sees. No
-// reduction and no OS jitter; network noise applies (paper 4.1.2 B).
-// Unlike the butterfly's, these sends can go back in time (a process that
-// adopted an early copy forwards it), so the cursor check is complete.
+// reduction and no OS jitter; network noise applies (paper 4.1.2 B). See
+// kernel for the fast path and toRedundant for lim.
 func (kn *kernel) redundantStage(st int, mx float64, rs runs) float64 {
-	ps := kn.ps
-	m := 1 << (st - 1)
-	flight := kn.overhead + kn.tcomm
-	slow := kn.rec != nil
+	m := 1 << (uint(st-1) & 63)
+	n := 0
 	for r := range rs.nruns {
-		lo := rs.start(r)
-		for i := lo; i < lo+rs.len; i++ {
-			a, b := &ps[i], &ps[i+m]
-			ga, gb := a.f, b.f
-			arrA, arrB := gb+flight, ga+flight
-			if slow || !(gb >= b.net.At && arrA <= b.net.Next) || !(ga >= a.net.At && arrB <= a.net.Next) {
-				arrA, arrB = kn.redundantPair(st, i, i+m)
-			}
-			na, nb := min(ga, arrA), min(gb, arrB)
-			a.f, b.f = na, nb
-			if na > mx {
-				mx = na
-			}
-			if nb > mx {
-				mx = nb
-			}
-		}
+		mx, n = redundantRun(kn.ps, rs.start(r), rs.len, m, rs.lowMask, kn.overhead+kn.tcomm, mx, kn.slow, n, kn.rec != nil)
+	}
+	ps := kn.ps
+	for _, i := range kn.slow[:n] {
+		a, b := &ps[i], &ps[int(i)+m]
+		arrA, arrB := kn.redundantPair(st, int(i), int(i)+m)
+		a.f, b.f = min(a.f, arrA), min(b.f, arrB)
+		mx = max(mx, a.f, b.f)
 	}
 	return mx
 }
 
+// redundantRun is the fast path of a redundant exchange over one run of
+// pairs, as butterflyRun is for the butterfly.
+func redundantRun(ps []proc, start, npairs, m, lowMask int, flight, mx float64, slow []int32, n int, all bool) (float64, int) {
+	for q := range npairs {
+		i := start + (q&lowMask | (q&^lowMask)<<1)
+		a, b := &ps[i], &ps[i+m]
+		ga, gb := a.f, b.f
+		arrA, arrB := gb+flight, ga+flight
+		if all || arrA > b.lim || arrB > a.lim {
+			slow[n] = int32(i)
+			n++
+			continue
+		}
+		na, nb := min(ga, arrA), min(gb, arrB)
+		a.f, b.f = na, nb
+		mx = max(mx, max(na, nb))
+	}
+	return mx, n
+}
+
 // redundantPair returns the arrival times of the two copies exchanged by
-// the pair (i, j) with network noise, recording them when tracing.
+// the pair (i, j) with network noise, recording them when tracing. The
+// cursors must keep knowing the ports from l0 on (see toRedundant): they
+// are only extended forward, and a flight that meets an event is computed
+// on a copy, since a query would move the copy to its own send time.
 //
 //go:noinline
 func (kn *kernel) redundantPair(st, i, j int) (arrI, arrJ float64) {
@@ -293,8 +418,8 @@ func (kn *kernel) redundantPair(st, i, j int) (arrI, arrJ float64) {
 	flight := kn.overhead + kn.tcomm
 	var di, dj float64
 	if kn.net != nil {
-		di = kn.net.FlightDelay(&b.net, j, b.f, flight)
-		dj = kn.net.FlightDelay(&a.net, i, a.f, flight)
+		di = kn.redundantDelay(j, b.f, flight)
+		dj = kn.redundantDelay(i, a.f, flight)
 	}
 	arrI, arrJ = b.f+flight+di, a.f+flight+dj
 	if kn.rec != nil {
@@ -303,18 +428,37 @@ func (kn *kernel) redundantPair(st, i, j int) (arrI, arrJ float64) {
 	return arrI, arrJ
 }
 
+// redundantDelay is the noise delay of a redundant copy that process p
+// sends at s, from the two events toRedundant found; only a flight that
+// runs past both (a burst) scans the port again.
+func (kn *kernel) redundantDelay(p int, s, flight float64) float64 {
+	e1, e2, reach := kn.ns[p].events()
+	end, k := s+flight, 0
+	for _, e := range [2]float64{e1, e2} {
+		if e >= reach || e >= end { // a bound, or past the flight: done
+			return float64(k) * kn.net.Delay
+		}
+		if e >= s {
+			k++
+			end += kn.net.Delay
+		}
+	}
+	c := noise.Cursor{At: s, Next: s} // knows nothing: scans from s
+	return kn.net.FlightDelay(&c, p, s, flight)
+}
+
 // recordStage finishes a butterfly stage for the pair (i, j) while
 // recording it: the two messages, each side's wait for its partner, and its
-// reduction split around OS-jitter stalls.
-func (kn *kernel) recordStage(st, i, j int, fi, fj, arrI, arrJ, dI, dJ, si, sj float64) {
+// reduction split around OS-jitter stalls. It returns the finish times.
+func (kn *kernel) recordStage(st, i, j int, fi, fj, arrI, arrJ, dI, dJ, si, sj float64) (float64, float64) {
 	rec := kn.rec
 	rec.AddMessage(trace.Message{From: j, To: i, Send: fj, Arrive: arrI, Step: st, Class: "butterfly", Delay: dI, Used: true})
 	rec.AddMessage(trace.Message{From: i, To: j, Send: fi, Arrive: arrJ, Step: st, Class: "butterfly", Delay: dJ, Used: true})
-	for _, side := range [2]struct {
+	var ends [2]float64
+	for n, side := range [2]struct {
 		p     int
 		f, s0 float64
 	}{{i, fi, si}, {j, fj, sj}} {
-		pr := &kn.ps[side.p]
 		rec.AddSpan(side.p, trace.Idle, side.f, side.s0, st, "wait for partner")
 		seg := func(a, b float64, working bool) {
 			if working {
@@ -324,12 +468,13 @@ func (kn *kernel) recordStage(st, i, j int, fi, fj, arrI, arrJ, dI, dJ, si, sj f
 			}
 		}
 		if kn.osn != nil {
-			pr.f = kn.osn.FinishSegments(&pr.w, side.s0, kn.work, seg)
+			ends[n] = kn.osn.FinishSegments(&kn.ns[side.p].w, side.s0, kn.work, seg)
 		} else {
-			pr.f = side.s0 + kn.work
-			seg(side.s0, pr.f, true)
+			ends[n] = side.s0 + kn.work
+			seg(side.s0, ends[n], true)
 		}
 	}
+	return ends[0], ends[1]
 }
 
 // recordRedundant records redundant exchange st for the pair (i, j), whose

@@ -56,10 +56,13 @@ func expRange(lo, hi, step float64) []float64 {
 }
 
 // PaperSets returns sets A, B, C1 and C2 of the paper. Full grids have P =
-// 2^1..2^20 and x axes at a third of a decade: Tcomm/duration from 10^-3 to
-// 10^2 (16 points; in set A the points below α/duration = 0.1 are
-// infeasible), duration/period from 10^-5 to 10^-1 (13 points). Quick grids
-// keep the whole decades and P up to 2^12, for tests and CI.
+// 2^1..2^20 and x axes of 13 points a third of a decade apart:
+// Tcomm/duration from 10^-3 to 10^1 (in set A the points below
+// α/duration = 0.1 are infeasible) and duration/period from 10^-5 to
+// 10^-1. The paper's axis ranges did not survive the text conversion; these
+// cover what its text discusses (Tcomm/duration below 10^-2 in set B, the
+// regime Tcomm > duration, duration/period around 10^-2). Quick grids keep
+// the whole decades and P up to 2^12, for tests and CI.
 func PaperSets(full bool) []Set {
 	base := Default()
 	base.T = 0 // set per point to K
@@ -77,7 +80,7 @@ func PaperSets(full bool) []Set {
 	c1 := base
 	c2 := base
 	c2.Period = 1e-2
-	tcomm := expRange(-3, 2, step)
+	tcomm := expRange(-3, 1, step)
 	dur := expRange(-5, -1, step)
 	return []Set{
 		{Name: "A", Base: a, X: TcommOverDuration, XExp: tcomm, K: ks},

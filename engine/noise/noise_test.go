@@ -187,7 +187,7 @@ func TestPoissonFlightDelay(t *testing.T) {
 func TestPoissonCursorOrder(t *testing.T) {
 	n, _ := NewPoisson(1e-4, 3e-5, 2e-5, KeyOf(13, 14))
 	for port := range 50 {
-		c := n.Start(port)
+		c := n.QuietFrom(port, 0, 1e-3)
 		for q := range 200 {
 			s := math.Mod(float64(q)*7.77e-5*float64(port+1), 5e-3) // jumps back and forth
 			got := n.FlightDelay(&c, port, s, 2e-5)

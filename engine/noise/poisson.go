@@ -40,7 +40,7 @@ func NewPoisson(mean, delay, flight float64, key Key) (*Poisson, error) {
 	if !(flight >= 0) || math.IsInf(flight, 0) {
 		return nil, fmt.Errorf("noise: flight time %g must be finite and ≥ 0", flight)
 	}
-	lambda := min(max(flight/mean, 1.0/16), 1) // events per bucket
+	lambda := min(max(flight/mean, 1.0/4), 1) // events per bucket
 	n := &Poisson{Mean: mean, Delay: delay, W: float64(lambda * mean), key: key}
 	n.cdf = poissonCDF(lambda)
 	return n, nil
@@ -111,14 +111,7 @@ func (n *Poisson) NextAfter(i int, t float64) float64 {
 // before which port i has no event after t.
 func (n *Poisson) scan(i int, t float64, strict bool, limit float64) float64 {
 	var buf [maxPerBucket]float64
-	b := int64(t / n.W)
-	// Events of bucket b lie in [b·W, (b+1)·W] as computed, so an event of
-	// the previous bucket can only reach t when t is b·W exactly (or the
-	// division rounded up).
-	if lo := float64(b) * n.W; b > 0 && (lo > t || (lo == t && !strict)) {
-		b--
-	}
-	for ; ; b++ {
+	for b := n.bucketOf(t, strict); ; b++ {
 		start := float64(b) * n.W
 		if start >= limit && start > t {
 			return start
@@ -140,16 +133,27 @@ type Cursor struct{ At, Next float64 }
 // Reset empties the cursor so the next query computes it.
 func (c *Cursor) Reset() { c.At, c.Next = math.Inf(1), 0 }
 
-// Start returns port i's cursor at time 0: quiet up to the first non-empty
-// bucket, looking at most three buckets ahead. Computing it for every port
-// in one loop lets the hashes of different ports overlap in the pipeline;
-// lazily, each would sit behind a mispredicted branch and a call.
-func (n *Poisson) Start(i int) Cursor {
-	b := int64(0)
-	for b < 3 && n.count(i, b) == 0 {
-		b++
+// QuietFrom returns a cursor for port i that knows the port from time t
+// on: quiet up to its first event at or after t, or, when there is none
+// before horizon, up to a bound at or past horizon. Scanning stops there, so
+// a horizon near the end of the run keeps this to a hash or two; computing
+// it for every port in one loop also lets the hashes of different ports
+// overlap in the pipeline.
+func (n *Poisson) QuietFrom(i int, t, horizon float64) Cursor {
+	// At time 0 with an empty first bucket reaching the horizon (the common
+	// start of a run), one hash settles it.
+	if t == 0 && horizon <= n.W && n.count(i, 0) == 0 {
+		return Cursor{At: 0, Next: n.W}
 	}
-	return Cursor{At: 0, Next: float64(b) * n.W}
+	return Cursor{At: t, Next: n.scan(i, t, false, horizon)}
+}
+
+// Scan returns port i's first event at or after t (after t if strict)
+// when one lies before limit; otherwise a time at or past limit before
+// which the port has no event after t. It hashes one bucket of width W per
+// step, so a near limit keeps it cheap.
+func (n *Poisson) Scan(i int, t float64, strict bool, limit float64) float64 {
+	return n.scan(i, t, strict, limit)
 }
 
 // Quiet is the cursor of a port with no noise: every flight is clean.
@@ -171,17 +175,52 @@ func (n *Poisson) flightSlow(c *Cursor, i int, s, flight float64) float64 {
 	if s >= c.At && s < c.Next { // quiet up to c.Next already
 		from = c.Next
 	}
-	// Scan no further than the flight can reach, plus two buckets of
-	// lookahead that make the cursor's quiet interval worth keeping.
+	// One sweep over the buckets the flight can reach: every event at or
+	// after from and before the (growing) end of the flight delays it. Eight
+	// buckets of lookahead past the end make the cursor's quiet interval
+	// worth keeping when the flight is clean: a hash per empty bucket is
+	// cheaper than coming back here a few flights later.
+	var buf [maxPerBucket]float64
 	end := s + flight
-	ahead := 2 * n.W
-	e := n.scan(i, from, false, end+ahead)
-	c.At, c.Next = s, e
+	ahead := 4 * n.W
+	first := math.NaN() // first event ≥ from, or a bound before which there is none
 	k := 0
-	for e < end { // e is an event: scan returns bounds only at or past end
-		k++
-		end += n.Delay
-		e = n.scan(i, e, true, end+ahead)
+	b := n.bucketOf(from, false)
+	for ; ; b++ {
+		start := float64(b) * n.W
+		if start >= end+ahead && start > from || start >= end && k > 0 || start >= end && first == first {
+			break
+		}
+		for _, x := range n.bucket(i, b, &buf) {
+			if x < from {
+				continue
+			}
+			if first != first { // NaN: not yet found
+				first = x
+			}
+			if x >= end {
+				goto done
+			}
+			k++
+			end += n.Delay
+		}
 	}
+	if first != first {
+		first = float64(b) * n.W
+	}
+done:
+	c.At, c.Next = s, first
 	return float64(k) * n.Delay
+}
+
+// bucketOf returns the first bucket that can hold an event at or after t
+// (after t if strict). Events of bucket b lie in [b·W, (b+1)·W] as
+// computed, so an event of the previous bucket can only reach t when t is
+// b·W exactly (or the division rounded up).
+func (n *Poisson) bucketOf(t float64, strict bool) int64 {
+	b := int64(t / n.W)
+	if lo := float64(b) * n.W; b > 0 && (lo > t || (lo == t && !strict)) {
+		b--
+	}
+	return b
 }

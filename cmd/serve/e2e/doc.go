@@ -2,7 +2,7 @@
 // in headless Chromium driven by chromedp.
 //
 // The tests serve the site with the same handler as cmd/serve
-// (internal/sitehttp, so the same Content-Security-Policy) on a random
+// (cmd/serve/sitehttp, so the same Content-Security-Policy) on a random
 // 127.0.0.1 port, and fail on any console error, uncaught exception, browser
 // log error (a blocked or missing resource, a CSP violation) and any request
 // to a host other than 127.0.0.1: the site must work offline.

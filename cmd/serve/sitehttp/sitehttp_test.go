@@ -80,7 +80,7 @@ func TestNotFoundAndHidden(t *testing.T) {
 	for _, target := range []string{
 		"/missing.html",
 		"/nolist/",          // a directory without index.html is not listed
-		"/e2e/e2e_test.go",  // Go sources in site/ are not part of the site
+		"/e2e/e2e_test.go",  // Go sources are never part of the site
 		"/.git/config",      // nor are dot files
 		"/reports/../.git/", // cleaning does not escape the rule
 	} {

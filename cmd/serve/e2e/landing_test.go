@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"commlab/internal/sitehttp"
+	"commlab/cmd/serve/sitehttp"
 )
 
 func TestLandingPage(t *testing.T) {

@@ -24,9 +24,6 @@ func reportsDir(t *testing.T) (dir string, mounted bool) {
 	if _, err := os.Stat(filepath.Join(siteDir, "reports", "index.html")); err == nil {
 		return filepath.Join(siteDir, "reports"), false
 	}
-	if mains, _ := filepath.Glob(filepath.Join(repoDir, "cmd", "gen-report", "*.go")); len(mains) == 0 {
-		skipOrFail(t, "no report to test: site/reports is empty and cmd/gen-report has no command yet")
-	}
 	dir = filepath.Join(t.TempDir(), "reports")
 	abs, err := filepath.Abs(dir)
 	if err != nil {

@@ -23,13 +23,13 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"commlab/internal/sitehttp"
+	"commlab/cmd/serve/sitehttp"
 )
 
 // Paths relative to this package's directory, where go test runs.
 const (
-	siteDir = ".."
-	repoDir = "../.."
+	siteDir = "../../../site"
+	repoDir = "../../.."
 )
 
 // browserTimeout bounds one test's browser, so a hung page fails the test

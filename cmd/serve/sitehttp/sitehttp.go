@@ -62,7 +62,7 @@ var contentTypes = map[string]string{
 // Handler serves the files of root, which is the site directory (for
 // example os.DirFS("site")). It answers GET and HEAD only, serves a
 // directory's index.html but never lists a directory, and hides dot files
-// and Go sources (site/e2e holds the browser tests).
+// and Go sources (none belong in the published site).
 func Handler(root fs.FS) http.Handler {
 	files := http.FileServerFS(root)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

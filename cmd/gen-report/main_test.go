@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata goldens from the current code")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update creates it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from its golden (%d bytes, want %d); go test -update after a deliberate change", name, len(got), len(want))
+	}
+}
+
+func runCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var o, e bytes.Buffer
+	err = run(&o, &e, args)
+	return o.String(), e.String(), err
+}
+
+// TestEvalAllreduce runs the issue's example and pins its output: the same
+// seed gives the same bytes.
+func TestEvalAllreduce(t *testing.T) {
+	args := strings.Fields("eval allreduce -P 4096 -alpha 1e-6 -N 8 -period 1e-3 -duration 1e-5 -trials 30 -seed 1")
+	out, _, err := runCmd(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "eval_allreduce.stdout", []byte(out))
+	again, _, _ := runCmd(t, args...)
+	if again != out {
+		t.Fatal("same seed, different output")
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args string
+		want string // the message names the flag and the allowed range
+	}{
+		{"eval allreduce -P 3", "-P = 3 is out of range: want a power of two in [2, 16777216]"},
+		{"eval allreduce -P 0", "-P = 0"},
+		{"eval allreduce -alpha 0", "-alpha = 0 is out of range: want a number in (0, 1]"},
+		{"eval allreduce -alpha -1e-6", "-alpha"},
+		{"eval allreduce -period 0", "-period = 0"},
+		{"eval allreduce -duration -1", "-duration = -1 is out of range"},
+		{"eval allreduce -duration 0.5", "want a number in (0, period=0.001)"},
+		{"eval allreduce -T 13", "-T = 13 is out of range: want an integer in [0, K=12]"},
+		{"eval allreduce -trials 0", "-trials = 0 is out of range: want an integer in [1, 1000000]"},
+		{"eval allreduce -bogus", "flag provided but not defined: -bogus"},
+		{"eval allreduce -P x", `invalid value "x" for flag -P`},
+		{"eval allreduce extra", `unexpected argument "extra"`},
+		{"eval nosuchmodel", `unknown model "nosuchmodel"`},
+		{"eval", "name a model"},
+		{"-shard 0/3", "shard 0/3: want i/n"},
+		{"-shard x", `shard "x": want i/n`},
+		{"-trials -1", "-trials = -1 is out of range"},
+		{"-quick -out /proc/commlab-cannot-be-here/reports", "-out /proc/commlab-cannot-be-here/reports"},
+		{"merge", "name the shard files"},
+		{"merge testdata/eval_allreduce.stdout", "not a shard file"},
+		{"merge /nonexistent.json", "no such file"},
+	} {
+		t.Run(tc.args, func(t *testing.T) {
+			out, _, err := runCmd(t, strings.Fields(tc.args)...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+			if out != "" {
+				t.Errorf("printed %q on stdout despite the error", out)
+			}
+		})
+	}
+}
+
+// readTree returns every file under dir, path -> bytes.
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestQuickReportGolden pins the quick report byte for byte (the vendored
+// assets are the report package's business) and checks it is offline.
+func TestQuickReportGolden(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "reports")
+	if _, _, err := runCmd(t, "-quick", "-out", dir); err != nil {
+		t.Fatal(err)
+	}
+	files := readTree(t, dir)
+	for _, want := range []string{"index.html", "allreduce.html", "assets/echarts.min.js", "data/fig05.csv", "data/fig21.json"} {
+		if files[want] == nil {
+			t.Errorf("report lacks %s", want)
+		}
+	}
+	for name, b := range files {
+		if strings.HasPrefix(name, "assets/") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		golden(t, filepath.Join("quick", name+".golden"), b)
+	}
+	for name, b := range files {
+		if strings.HasSuffix(name, ".html") && (bytes.Contains(b, []byte("http://")) || bytes.Contains(b, []byte("https://"))) {
+			t.Errorf("%s refers to the network", name)
+		}
+	}
+}
+
+// TestShardMerge: four shards merged give the same report as one run, and
+// the result does not depend on the number of cores.
+func TestShardMerge(t *testing.T) {
+	tmp := t.TempDir()
+	whole := filepath.Join(tmp, "whole")
+	if _, _, err := runCmd(t, "-quick", "-trials", "3", "-out", whole); err != nil {
+		t.Fatal(err)
+	}
+	parts := filepath.Join(tmp, "parts")
+	var names []string
+	prev := runtime.GOMAXPROCS(1) // a different worker count than the whole run
+	defer runtime.GOMAXPROCS(prev)
+	for i := 1; i <= 4; i++ {
+		out, _, err := runCmd(t, "-quick", "-trials", "3", "-shard", strings.Replace("i/4", "i", string(rune('0'+i)), 1), "-out", parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, strings.TrimSpace(strings.TrimPrefix(out, "wrote ")))
+	}
+	merged := filepath.Join(tmp, "merged")
+	if _, _, err := runCmd(t, append([]string{"merge", "-out", merged}, names...)...); err != nil {
+		t.Fatal(err)
+	}
+	a, b := readTree(t, whole), readTree(t, merged)
+	if len(a) != len(b) {
+		t.Fatalf("%d files whole, %d merged", len(a), len(b))
+	}
+	for name := range a {
+		if !bytes.Equal(a[name], b[name]) {
+			t.Errorf("%s differs between the whole run and the merged shards", name)
+		}
+	}
+	if _, _, err := runCmd(t, append([]string{"merge", "-out", merged}, names[:3]...)...); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("merging 3 of 4 shards: got %v", err)
+	}
+}

@@ -1,0 +1,88 @@
+//go:build !js
+
+package engine
+
+import (
+	"go/build/constraint"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestImportPolicy states the layering of ARCHITECTURE.md and checks every
+// Go file of the module against it (as go/build's deps_test.go does):
+//
+//   - engine/... (non-test files) is pure: no I/O, no clock, no global
+//     randomness, no browser, drawing, report or network packages;
+//   - syscall/js only in wasm/;
+//   - ebiten only in files built for js && wasm (it needs cgo and a
+//     display natively, so an untagged import breaks `go test ./...`).
+func TestImportPolicy(t *testing.T) {
+	engineBanned := []string{
+		"os", "os/exec", "io/ioutil", "net", "net/http", "syscall", "syscall/js", "time", "math/rand",
+		"github.com/hajimehoshi/ebiten", "github.com/go-echarts", "github.com/chromedp", "unsafe",
+	}
+	root := ".."
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ImportsOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		checked++
+		jsOnly := false
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if expr, err := constraint.Parse(c.Text); err == nil {
+					jsOnly = !expr.Eval(func(tag string) bool { return tag != "js" && tag != "wasm" }) &&
+						expr.Eval(func(tag string) bool { return tag == "js" || tag == "wasm" })
+				}
+			}
+		}
+		isTest := strings.HasSuffix(rel, "_test.go")
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if strings.HasPrefix(rel, "engine/") && !isTest {
+				for _, b := range engineBanned {
+					// math/rand/v2 is fine: its sources are handed in.
+					if p == b || strings.HasPrefix(p, b+"/") && b != "math/rand" {
+						t.Errorf("%s imports %q: engine/ must stay pure (no I/O, clock, global randomness, browser, drawing, report or network)", rel, p)
+					}
+				}
+			}
+			if p == "syscall/js" && !strings.HasPrefix(rel, "wasm/") {
+				t.Errorf("%s imports syscall/js: only wasm/ talks to the browser", rel)
+			}
+			if strings.HasPrefix(p, "github.com/hajimehoshi/ebiten") && !jsOnly {
+				t.Errorf("%s imports ebiten without a //go:build js && wasm constraint", rel)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 20 {
+		t.Fatalf("checked only %d files: is the walk rooted at the module?", checked)
+	}
+}
