@@ -19,34 +19,37 @@ const MaxTraceP = 1 << 12
 // kernel runs up to 13 stages over it.
 const blockBits = 13
 
-// proc is the state the stage loops touch for every pair: 16 bytes, four
-// processes per cache line.
+// proc is the state the stage loops touch for every pair.
 type proc struct {
 	f float64 // f_i^(k) during the butterfly, g_i^(j) during the redundant exchanges
-	// lim bounds where the fast path is exact. In the butterfly a reduction
-	// finishing at or before lim met no OS window, and the message sent
-	// before it met no network noise; in the redundant exchanges a copy
-	// sent by the process arriving (without noise) at or before lim met no
-	// network noise. See kernel.
+	// lim bounds where the fast path is exact. In the butterfly a message
+	// sent at or before lim meets no network noise; in the redundant
+	// exchanges a copy sent after w and arriving (without noise) at or
+	// before lim met none. See kernel.
 	lim float64
+	// w is, in the butterfly, the start of the next OS-jitter window that
+	// may still matter; in the redundant exchanges, the start (exclusive)
+	// of the quiet interval that ends at lim.
+	w float64
 }
 
-// noiseState is a process's noise bookkeeping, read only off the fast
-// path: 24 bytes. The fields are named for the butterfly; toRedundant
-// reads them and then reuses the three words (see events), since the
-// butterfly's cursors are dead by then.
+// noiseState is a process's network-noise bookkeeping, read only off the
+// fast path: 24 bytes. The butterfly keeps its port's cursor in net;
+// toRedundant reads it and then reuses the words (see events).
 type noiseState struct {
-	w   float64      // start of the next OS-jitter window that may still matter
-	net noise.Cursor // network-noise cursor of this process's port
+	net   noise.Cursor // butterfly: network-noise cursor of this process's port
+	reach float64      // redundant exchanges: see events
 }
 
 // events returns what the redundant exchanges know of the port: its first
 // two noise events from l0 on, and reach, past the end of any flight the
 // process can send. An event value at or past reach is only a bound: the
 // port has no event before it.
-func (ns *noiseState) events() (e1, e2, reach float64) { return ns.net.At, ns.net.Next, ns.w }
+func (ns *noiseState) events() (e1, e2, reach float64) { return ns.net.At, ns.net.Next, ns.reach }
 
-func (ns *noiseState) setEvents(e1, e2, reach float64) { ns.net.At, ns.net.Next, ns.w = e1, e2, reach }
+func (ns *noiseState) setEvents(e1, e2, reach float64) {
+	ns.net.At, ns.net.Next, ns.reach = e1, e2, reach
+}
 
 // Result is one trial's outcome.
 type Result struct {
@@ -92,7 +95,7 @@ func (s *Simulator) Run(p Params, rng *rand.Rand, rec *trace.Trace) (Result, err
 		}
 	}
 	if p.NetNoise {
-		if net, err = noise.NewPoisson(p.Period, p.Duration, p.Tcomm(), key); err != nil {
+		if net, err = noise.NewPoisson(p.Period, p.Duration, p.NoJitterTime(), key); err != nil {
 			return Result{}, err
 		}
 	}
@@ -169,30 +172,31 @@ type kernel struct {
 // first OS window, a network cursor from time 0.
 func (kn *kernel) start(lo, hi int) {
 	for i := lo; i < hi; i++ {
-		ns := noiseState{w: math.Inf(1), net: noise.Quiet()}
+		ns := noiseState{net: noise.Quiet()}
+		w := math.Inf(1)
 		if kn.osn != nil {
-			ns.w = kn.osn.FirstWindow(i)
+			w = kn.osn.FirstWindow(i)
 		}
 		if kn.net != nil {
-			ns.net = kn.net.QuietFrom(i, 0, kn.horizon)
+			// Look ahead a few buckets at most: when the run is much
+			// longer than that, the slow path extends the cursor anyway.
+			ns.net = kn.net.QuietFrom(i, 0, min(kn.horizon, 4*kn.net.W))
 		}
 		kn.ns[i] = ns
-		kn.ps[i] = proc{lim: kn.butterflyLim(&ns)}
+		kn.ps[i] = proc{lim: kn.sendLim(&ns), w: w}
 	}
 }
 
-// butterflyLim is proc.lim during the butterfly: the earlier of the next OS
-// window and the latest send time whose message ends before the port's next
-// noise event. A finish at or before it proves both clean, because the
-// process's send time is at or before its finish; sends only move forward,
+// sendLim is proc.lim during the butterfly: the latest send time whose
+// message ends before the port's next noise event. Sends only move forward,
 // so the cursor's At never matters here. The margin next·2^-50 (more than
 // four ulps of next) keeps f + Tcomm ≤ next exact despite rounding.
-func (kn *kernel) butterflyLim(ns *noiseState) float64 {
+func (kn *kernel) sendLim(ns *noiseState) float64 {
 	next := ns.net.Next
 	if math.IsInf(next, 1) { // no noise ahead (Inf·2^-50 would make a NaN)
-		return ns.w
+		return next
 	}
-	return min(ns.w, next-kn.tcomm-float64(next*0x1p-50))
+	return next - kn.tcomm - float64(next*0x1p-50)
 }
 
 // toRedundant prepares processes lo..hi-1 for the redundant exchanges.
@@ -206,7 +210,7 @@ func (kn *kernel) toRedundant(lo, hi int) {
 	l0, flight := kn.l0, kn.overhead+kn.tcomm
 	for i := lo; i < hi; i++ {
 		if kn.net == nil {
-			kn.ps[i].lim = math.Inf(1)
+			kn.ps[i].w, kn.ps[i].lim = math.Inf(-1), math.Inf(1)
 			continue
 		}
 		ns := &kn.ns[i]
@@ -228,7 +232,7 @@ func (kn *kernel) toRedundant(lo, hi int) {
 			e2 = kn.net.Scan(i, e1, true, reach+kn.net.Delay)
 		}
 		ns.setEvents(e1, e2, reach)
-		kn.ps[i].lim = e1
+		kn.ps[i].w, kn.ps[i].lim = quietAround(kn.ps[i].f, e1, e2)
 	}
 }
 
@@ -325,7 +329,7 @@ func butterflyRun(ps []proc, start, npairs, m, lowMask int, tcomm, work, mx floa
 		// jitter makes the times differ (measured: 2-3 ns/update).
 		arrA, arrB := fb+tcomm, fa+tcomm
 		ea, eb := max(fa, arrA)+work, max(fb, arrB)+work
-		if all || ea > a.lim || eb > b.lim {
+		if all || fa > a.lim || fb > b.lim || ea > a.w || eb > b.w {
 			slow[n] = int32(i)
 			n++
 			continue
@@ -359,10 +363,14 @@ func (kn *kernel) butterflyPair(st, i, j int) (fi, fj float64) {
 	case kn.osn == nil:
 		fi, fj = si+kn.work, sj+kn.work
 	default:
-		fi, fj = kn.osn.Finish(&na.w, si, kn.work), kn.osn.Finish(&nb.w, sj, kn.work)
+		fi, fj = kn.osn.Finish(&a.w, si, kn.work), kn.osn.Finish(&b.w, sj, kn.work)
 	}
 	a.f, b.f = fi, fj
-	a.lim, b.lim = kn.butterflyLim(na), kn.butterflyLim(nb)
+	// The processes' next sends are at fi and fj: the cursors may move
+	// past the noise their last messages met.
+	na.net.Advance(fi)
+	nb.net.Advance(fj)
+	a.lim, b.lim = kn.sendLim(na), kn.sendLim(nb)
 	return fi, fj
 }
 
@@ -394,7 +402,7 @@ func redundantRun(ps []proc, start, npairs, m, lowMask int, flight, mx float64, 
 		a, b := &ps[i], &ps[i+m]
 		ga, gb := a.f, b.f
 		arrA, arrB := gb+flight, ga+flight
-		if all || arrA > b.lim || arrB > a.lim {
+		if all || !(gb > b.w && arrA <= b.lim) || !(ga > a.w && arrB <= a.lim) {
 			slow[n] = int32(i)
 			n++
 			continue
@@ -428,11 +436,25 @@ func (kn *kernel) redundantPair(st, i, j int) (arrI, arrJ float64) {
 	return arrI, arrJ
 }
 
+// quietAround returns the quiet interval (lo, hi) of the port, known from
+// its first two events e1 < e2 from l0 on, that holds a send at s: before
+// e1 (lo = -Inf, every send is after l0) or between e1 and e2. A process's
+// redundant sends only move back in time, so once its sends are before e1
+// they stay there.
+func quietAround(s, e1, e2 float64) (lo, hi float64) {
+	if s > e1 {
+		return e1, e2
+	}
+	return math.Inf(-1), e1
+}
+
 // redundantDelay is the noise delay of a redundant copy that process p
 // sends at s, from the two events toRedundant found; only a flight that
-// runs past both (a burst) scans the port again.
+// runs past both (a burst) scans the port again. It also moves the fast
+// path's interval to the one around s.
 func (kn *kernel) redundantDelay(p int, s, flight float64) float64 {
 	e1, e2, reach := kn.ns[p].events()
+	kn.ps[p].w, kn.ps[p].lim = quietAround(s, e1, e2)
 	end, k := s+flight, 0
 	for _, e := range [2]float64{e1, e2} {
 		if e >= reach || e >= end { // a bound, or past the flight: done
@@ -468,7 +490,7 @@ func (kn *kernel) recordStage(st, i, j int, fi, fj, arrI, arrJ, dI, dJ, si, sj f
 			}
 		}
 		if kn.osn != nil {
-			ends[n] = kn.osn.FinishSegments(&kn.ns[side.p].w, side.s0, kn.work, seg)
+			ends[n] = kn.osn.FinishSegments(&kn.ps[side.p].w, side.s0, kn.work, seg)
 		} else {
 			ends[n] = side.s0 + kn.work
 			seg(side.s0, ends[n], true)

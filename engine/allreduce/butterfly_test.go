@@ -160,7 +160,7 @@ func noises(t testing.TB, p Params, key noise.Key) (*noise.Periodic, *noise.Pois
 		}
 	}
 	if p.NetNoise {
-		if net, err = noise.NewPoisson(p.Period, p.Duration, p.Tcomm(), key); err != nil {
+		if net, err = noise.NewPoisson(p.Period, p.Duration, p.NoJitterTime(), key); err != nil {
 			t.Fatal(err)
 		}
 	}

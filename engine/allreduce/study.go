@@ -100,12 +100,16 @@ func (s Set) Point(xi, k int) (p Params, ok bool) {
 	switch s.X {
 	case TcommOverDuration:
 		tcomm := x * p.Duration
-		// A relative tolerance keeps the point where Tcomm = α exactly
-		// (set B's first column, N = 0) despite 10^-3 not being exact.
+		// A relative tolerance of 1e-9 keeps the point where Tcomm = α
+		// (set B's first column) feasible with N = 0 exactly, although
+		// 10^-3·duration and α differ in the last bits.
 		if tcomm < p.Alpha*(1-1e-9) {
 			return p, false
 		}
-		p.N = max(tcomm-p.Alpha, 0) / p.Beta
+		p.N = 0
+		if tcomm > p.Alpha*(1+1e-9) {
+			p.N = (tcomm - p.Alpha) / p.Beta
+		}
 	case DurationOverPeriod:
 		p.Duration = x * p.Period
 	}

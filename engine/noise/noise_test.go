@@ -235,3 +235,31 @@ func TestKeyStreamsDiffer(t *testing.T) {
 		t.Fatal("different keys give the same word")
 	}
 }
+
+// TestPoissonAdvance: after flights that meet noise, advancing the cursor
+// to each next send time keeps every delay equal to a fresh query's.
+func TestPoissonAdvance(t *testing.T) {
+	n, _ := NewPoisson(1e-4, 3e-5, 5e-5, KeyOf(15, 16))
+	moved := 0
+	for port := range 200 {
+		c := n.QuietFrom(port, 0, 1e-4)
+		s := 0.0
+		for range 100 {
+			got := n.FlightDelay(&c, port, s, 5e-5)
+			var fresh Cursor
+			fresh.Reset()
+			if want := n.FlightDelay(&fresh, port, s, 5e-5); got != want {
+				t.Fatalf("port %d at %g: delay %g with an advanced cursor, %g fresh", port, s, got, want)
+			}
+			s += 2e-5 + got // the next send comes before this flight lands
+			before := c.Next
+			c.Advance(s)
+			if c.Next != before {
+				moved++
+			}
+		}
+	}
+	if moved == 0 {
+		t.Fatal("Advance never moved a cursor: the test does not exercise it")
+	}
+}

@@ -17,8 +17,9 @@ import (
 // intervals with uniform positions are exactly a Poisson process, and the
 // realisation is a pure function of (key, W, i, time), so queries may come
 // in any order. W only sets how the process is realised, not its law: it
-// follows the typical flight (between Mean/16 and Mean) so that proving a
-// flight clean takes one or two hashes.
+// follows the time span the port's queries cover (between Mean/4 and
+// Mean): a scan costs about the same number of hashes whatever W is, and
+// wider buckets make scans rarer over a long run.
 type Poisson struct {
 	Mean  float64 // mean time between noise events on one port, s
 	Delay float64 // delay per event, s
@@ -28,19 +29,20 @@ type Poisson struct {
 }
 
 // NewPoisson returns network noise with the given mean inter-arrival time
-// and delay per event, its events drawn from key. flight is the typical
-// clean flight time of a message; it chooses the bucket width.
-func NewPoisson(mean, delay, flight float64, key Key) (*Poisson, error) {
+// and delay per event, its events drawn from key. span is the time the
+// queries of one port are expected to cover (a run's length); it chooses
+// the bucket width.
+func NewPoisson(mean, delay, span float64, key Key) (*Poisson, error) {
 	if !(mean > 0) || math.IsInf(mean, 0) {
 		return nil, fmt.Errorf("noise: mean inter-arrival %g must be finite and > 0", mean)
 	}
 	if !(delay > 0) || math.IsInf(delay, 0) {
 		return nil, fmt.Errorf("noise: delay %g must be finite and > 0", delay)
 	}
-	if !(flight >= 0) || math.IsInf(flight, 0) {
-		return nil, fmt.Errorf("noise: flight time %g must be finite and ≥ 0", flight)
+	if !(span >= 0) || math.IsInf(span, 0) {
+		return nil, fmt.Errorf("noise: span %g must be finite and ≥ 0", span)
 	}
-	lambda := min(max(flight/mean, 1.0/4), 1) // events per bucket
+	lambda := min(max(span/mean, 1.0/4), 1) // events per bucket
 	n := &Poisson{Mean: mean, Delay: delay, W: float64(lambda * mean), key: key}
 	n.cdf = poissonCDF(lambda)
 	return n, nil
@@ -126,12 +128,26 @@ func (n *Poisson) scan(i int, t float64, strict bool, limit float64) float64 {
 
 // Cursor caches what is known of one port's noise: no event lies in
 // [At, Next). Next may be the next event itself or only a bound below it
-// (the end of an empty bucket). The zero Cursor claims nothing wrong but
-// covers nothing useful; Reset it.
-type Cursor struct{ At, Next float64 }
+// (the end of an empty bucket). After a flight that met noise it also
+// knows the quiet stretch (after, afterNext) past the last event the
+// flight met, which Advance moves onto. The zero Cursor claims nothing
+// wrong but covers nothing useful; Reset it.
+type Cursor struct {
+	At, Next         float64
+	after, afterNext float64 // after is NaN when there is no such stretch
+}
 
 // Reset empties the cursor so the next query computes it.
-func (c *Cursor) Reset() { c.At, c.Next = math.Inf(1), 0 }
+func (c *Cursor) Reset() { *c = Cursor{At: math.Inf(1), after: math.NaN()} }
+
+// Advance tells the cursor that no later query will start before t. When t
+// is past the last event a flight met, the cursor moves onto the quiet
+// stretch after it, so the sender's next message needs no scan.
+func (c *Cursor) Advance(t float64) {
+	if t > c.after { // false while after is NaN
+		c.At, c.Next, c.after = t, c.afterNext, math.NaN()
+	}
+}
 
 // QuietFrom returns a cursor for port i that knows the port from time t
 // on: quiet up to its first event at or after t, or, when there is none
@@ -143,9 +159,9 @@ func (n *Poisson) QuietFrom(i int, t, horizon float64) Cursor {
 	// At time 0 with an empty first bucket reaching the horizon (the common
 	// start of a run), one hash settles it.
 	if t == 0 && horizon <= n.W && n.count(i, 0) == 0 {
-		return Cursor{At: 0, Next: n.W}
+		return Cursor{At: 0, Next: n.W, after: math.NaN()}
 	}
-	return Cursor{At: t, Next: n.scan(i, t, false, horizon)}
+	return Cursor{At: t, Next: n.scan(i, t, false, horizon), after: math.NaN()}
 }
 
 // Scan returns port i's first event at or after t (after t if strict)
@@ -157,7 +173,7 @@ func (n *Poisson) Scan(i int, t float64, strict bool, limit float64) float64 {
 }
 
 // Quiet is the cursor of a port with no noise: every flight is clean.
-func Quiet() Cursor { return Cursor{At: math.Inf(-1), Next: math.Inf(1)} }
+func Quiet() Cursor { return Cursor{At: math.Inf(-1), Next: math.Inf(1), after: math.NaN()} }
 
 // FlightDelay returns the noise delay of a message that port i sends at s
 // with a clean flight time of flight. The common case (the flight lies in
@@ -176,19 +192,23 @@ func (n *Poisson) flightSlow(c *Cursor, i int, s, flight float64) float64 {
 		from = c.Next
 	}
 	// One sweep over the buckets the flight can reach: every event at or
-	// after from and before the (growing) end of the flight delays it. Eight
-	// buckets of lookahead past the end make the cursor's quiet interval
-	// worth keeping when the flight is clean: a hash per empty bucket is
-	// cheaper than coming back here a few flights later.
+	// after from and before the (growing) end of the flight delays it. Four
+	// buckets of lookahead past the end of a clean flight make the cursor's
+	// quiet interval worth keeping: a hash per empty bucket is cheaper than
+	// coming back here a few flights later.
 	var buf [maxPerBucket]float64
 	end := s + flight
 	ahead := 4 * n.W
 	first := math.NaN() // first event ≥ from, or a bound before which there is none
+	last := math.NaN()  // the last event the flight met
 	k := 0
 	b := n.bucketOf(from, false)
+	next := math.NaN() // after the loop: first event ≥ end, or a bound
+scan:
 	for ; ; b++ {
 		start := float64(b) * n.W
-		if start >= end+ahead && start > from || start >= end && k > 0 || start >= end && first == first {
+		if start >= end+ahead && start > from || start >= end && (k > 0 || first == first) {
+			next = start
 			break
 		}
 		for _, x := range n.bucket(i, b, &buf) {
@@ -199,17 +219,18 @@ func (n *Poisson) flightSlow(c *Cursor, i int, s, flight float64) float64 {
 				first = x
 			}
 			if x >= end {
-				goto done
+				next = x
+				break scan
 			}
 			k++
+			last = x
 			end += n.Delay
 		}
 	}
 	if first != first {
-		first = float64(b) * n.W
+		first = next
 	}
-done:
-	c.At, c.Next = s, first
+	*c = Cursor{At: s, Next: first, after: last, afterNext: next}
 	return float64(k) * n.Delay
 }
 
