@@ -1,7 +1,7 @@
 // Package engine is the root of commlab's simulation models.
 //
-// Everything below engine/ is pure Go: no I/O, no clock, no syscall/js, no
-// Ebiten, no go-echarts. Each model takes a validated parameter struct and a
+// Everything below engine/ is pure Go: no I/O, no clock, no browser,
+// drawing or report libraries. Each model takes a validated parameter struct and a
 // random source handed in by the caller and returns numbers (and, when asked,
 // a trace.Trace for the animations). deps_test.go states and checks the
 // import policy.
