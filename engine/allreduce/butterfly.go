@@ -14,9 +14,9 @@ import (
 // as heat strips.
 const MaxTraceP = 1 << 12
 
-// blockBits sets the cache blocking: 2^13 processes of 32 bytes are 256 KiB,
-// half of this machine's per-core L2, so a block stays resident while the
-// kernel runs up to 13 stages over it.
+// blockBits sets the cache blocking: 2^13 processes of 24 bytes are 192 KiB,
+// well inside this machine's 512 KiB per-core L2, so a block stays resident
+// while the kernel runs up to 13 stages over it.
 const blockBits = 13
 
 // proc is the state the stage loops touch for every pair.
@@ -34,8 +34,9 @@ type proc struct {
 }
 
 // noiseState is a process's network-noise bookkeeping, read only off the
-// fast path: 24 bytes. The butterfly keeps its port's cursor in net;
-// toRedundant reads it and then reuses the words (see events).
+// fast path (40 bytes; with proc, 64 bytes a process: 1 GiB at P = 2^24).
+// The butterfly keeps its port's cursor in net; toRedundant reads it and
+// then reuses the words (see events).
 type noiseState struct {
 	net   noise.Cursor // butterfly: network-noise cursor of this process's port
 	reach float64      // redundant exchanges: see events
@@ -148,8 +149,8 @@ func (s *Simulator) run(p Params, osn *noise.Periodic, net *noise.Poisson, rec *
 // kernel carries one trial's constants through the stage loops.
 //
 // The loops do only the clean case, where neither message of a pair meets
-// network noise and neither reduction meets an OS window, and check it with
-// one comparison per process against proc.lim. Every other pair is
+// network noise and neither reduction meets an OS window, and check it
+// against proc.lim and proc.w (two comparisons per process). Every other pair is
 // collected and done afterwards by the general code, which is valid because
 // a pair's update reads only the pair's own state; it also keeps the loops
 // free of calls, so their values stay in registers.
@@ -201,11 +202,11 @@ func (kn *kernel) sendLim(ns *noiseState) float64 {
 
 // toRedundant prepares processes lo..hi-1 for the redundant exchanges.
 // Every copy of the final result exists no earlier than l0 (the jitter-free
-// time, less rounding),
-// and process i sends copies only at times in [l0, f_i^K], so its port's
-// first two noise events from l0 on decide every one of its flights short
-// of pathological bursts. They are found here, once; proc.lim becomes the
-// first, compared with a copy's clean arrival.
+// time, less rounding), and process i sends copies only at times in
+// [l0, f_i^K], so its port's first two noise events from l0 on decide every
+// one of its flights short of bursts of three events. They are found here,
+// once; (proc.w, proc.lim) becomes the quiet interval around the process's
+// first send (see quietAround).
 func (kn *kernel) toRedundant(lo, hi int) {
 	l0, flight := kn.l0, kn.overhead+kn.tcomm
 	for i := lo; i < hi; i++ {

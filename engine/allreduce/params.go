@@ -7,7 +7,7 @@ import (
 )
 
 // MaxP is the largest number of processes Run accepts: 2^24 processes use
-// 512 MiB of state (32 bytes each).
+// 1 GiB of state (64 bytes each).
 const MaxP = 1 << 24
 
 // Params are the model's inputs (Table 1 of the paper). Times are in
