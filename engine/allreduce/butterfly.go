@@ -252,8 +252,12 @@ func (kn *kernel) passes(lo, hi, offset int, maxima []float64, prepare func(a, b
 		for base := 0; base < n; base += size {
 			prepare(base, base+size)
 			for st := lo; st <= low; st++ {
-				// one run: the block's lower members
-				kn.stage(st, offset, maxima, runs{base: base, nruns: 1, len: size / 2, lowMask: 1<<(st-1) - 1})
+				m := 1 << (st - 1)
+				if m < 8 { // one strided run over the block's lower members
+					kn.stage(st, offset, maxima, runs{base: base, nruns: 1, len: size / 2, lowMask: m - 1})
+				} else { // contiguous runs of m processes every 2m
+					kn.stage(st, offset, maxima, runs{base: base, nruns: size / (2 * m), len: m, zb: 0, sh: st - 1, lowMask: -1})
+				}
 			}
 		}
 	}
@@ -320,6 +324,9 @@ func (kn *kernel) butterflyStage(st int, mx float64, rs runs) float64 {
 // (n entries so far) for butterflyPair. It is a function of its own, with
 // few live values, so that the compiler keeps the loop in registers.
 func butterflyRun(ps []proc, start, npairs, m, lowMask int, tcomm, work, mx float64, slow []int32, n int, all bool) (float64, int) {
+	if lowMask == -1 {
+		return butterflyRunContiguous(ps[start:start+npairs], ps[start+m:start+m+npairs], start, tcomm, work, mx, slow, n, all)
+	}
 	for q := range npairs {
 		i := start + (q&lowMask | (q&^lowMask)<<1)
 		a, b := &ps[i], &ps[i+m]
@@ -405,6 +412,9 @@ func (kn *kernel) redundantStage(st int, mx float64, rs runs) float64 {
 // redundantRun is the fast path of a redundant exchange over one run of
 // pairs, as butterflyRun is for the butterfly.
 func redundantRun(ps []proc, start, npairs, m, lowMask int, flight, mx float64, slow []int32, n int, all bool) (float64, int) {
+	if lowMask == -1 {
+		return redundantRunContiguous(ps[start:start+npairs], ps[start+m:start+m+npairs], start, flight, mx, slow, n, all)
+	}
 	for q := range npairs {
 		i := start + (q&lowMask | (q&^lowMask)<<1)
 		a, b := &ps[i], &ps[i+m]
@@ -412,6 +422,57 @@ func redundantRun(ps []proc, start, npairs, m, lowMask int, flight, mx float64, 
 		arrA, arrB := gb+flight, ga+flight
 		if all || !(gb > b.w && arrA <= b.lim) || !(ga > a.w && arrB <= a.lim) {
 			slow[n] = int32(i)
+			n++
+			continue
+		}
+		na, nb := min(ga, arrA), min(gb, arrB)
+		a.f, b.f = na, nb
+		if na > mx {
+			mx = na
+		}
+		if nb > mx {
+			mx = nb
+		}
+	}
+	return mx, n
+}
+
+// butterflyRunContiguous is butterflyRun over a contiguous run: pairs
+// (pa[j], pb[j]), the lower member at index start+j. Sub-slices of equal
+// length let the compiler drop the bounds checks and the index arithmetic.
+func butterflyRunContiguous(pa, pb []proc, start int, tcomm, work, mx float64, slow []int32, n int, all bool) (float64, int) {
+	pb = pb[:len(pa)]
+	for j := range pa {
+		a, b := &pa[j], &pb[j]
+		fa, fb := a.f, b.f
+		arrA, arrB := fb+tcomm, fa+tcomm
+		ea, eb := max(fa, arrA)+work, max(fb, arrB)+work
+		if all || fa > a.lim || fb > b.lim || ea > a.w || eb > b.w {
+			slow[n] = int32(start + j)
+			n++
+			continue
+		}
+		a.f, b.f = ea, eb
+		if ea > mx {
+			mx = ea
+		}
+		if eb > mx {
+			mx = eb
+		}
+	}
+	return mx, n
+}
+
+// redundantRunContiguous is redundantRun over a contiguous run, as
+// butterflyRunContiguous is for the butterfly.
+func redundantRunContiguous(pa, pb []proc, start int, flight, mx float64, slow []int32, n int, all bool) (float64, int) {
+	pb = pb[:len(pa)]
+	for j := range pa {
+		a, b := &pa[j], &pb[j]
+		ga, gb := a.f, b.f
+		arrA, arrB := gb+flight, ga+flight
+		if all || !(gb > b.w && arrA <= b.lim) || !(ga > a.w && arrB <= a.lim) {
+			slow[n] = int32(start + j)
 			n++
 			continue
 		}
