@@ -80,6 +80,7 @@ func TestBadInput(t *testing.T) {
 		{"-shard x", `shard "x": want i/n`},
 		{"-trials -1", "-trials = -1 is out of range"},
 		{"-quick -out /proc/commlab-cannot-be-here/reports", "-out /proc/commlab-cannot-be-here/reports"},
+		{"-quick -shard 1/2 -out /proc/commlab-cannot-be-here", "-out /proc/commlab-cannot-be-here"},
 		{"merge", "name the shard files"},
 		{"merge testdata/eval_allreduce.stdout", "not a shard file"},
 		{"merge /nonexistent.json", "no such file"},

@@ -56,16 +56,22 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	return writeReports(stdout, st, res, *out)
 }
 
-// checkOutDir fails early, before minutes of sweeping, when the output
-// directory cannot be created or written.
+// checkOutDir fails early, before minutes of sweeping, when the report
+// directory cannot be created: the report is written beside it and swapped
+// in, so its parent must be writable.
 func checkOutDir(dir string) error {
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("gen-report: -out %s: %w", dir, err)
+	return probeDir(filepath.Dir(filepath.Clean(dir)), dir)
+}
+
+// probeDir creates dir if needed and checks that a file can be written in
+// it; errors name the -out value the user gave.
+func probeDir(dir, out string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("gen-report: -out %s: %w", out, err)
 	}
-	f, err := os.CreateTemp(parent, ".gen-report-probe-*")
+	f, err := os.CreateTemp(dir, ".gen-report-probe-*")
 	if err != nil {
-		return fmt.Errorf("gen-report: -out %s: cannot write there: %w", dir, err)
+		return fmt.Errorf("gen-report: -out %s: cannot write there: %w", out, err)
 	}
 	f.Close()
 	return os.Remove(f.Name())
@@ -94,8 +100,8 @@ type shardFile struct {
 }
 
 func writeShard(stdout, stderr io.Writer, st *allreduceStudy, sh sweep.Shard, dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("gen-report: -out %s: %w", dir, err)
+	if err := probeDir(dir, dir); err != nil {
+		return err
 	}
 	res, err := st.run(context.Background(), sh, progressFunc(stderr, "allreduce shard "+sh.String()))
 	if err != nil {

@@ -170,34 +170,42 @@ type kernel struct {
 }
 
 // start sets up processes lo..hi-1 for the butterfly: no result yet, the
-// first OS window, a network cursor from time 0.
+// first OS window, a network cursor from time 0. It runs once per process
+// and trial, so it is kept lean: constants hoisted, sub-slices for the block.
 func (kn *kernel) start(lo, hi int) {
-	for i := lo; i < hi; i++ {
-		ns := noiseState{net: noise.Quiet()}
-		w := math.Inf(1)
+	ps, ns := kn.ps[lo:hi], kn.ns[lo:hi]
+	ns = ns[:len(ps)]
+	quiet := noise.Quiet()
+	inf := math.Inf(1)
+	horizon := kn.horizon
+	if kn.net != nil {
+		// Look ahead a few buckets at most: when the run is much longer
+		// than that, the slow path extends the cursor anyway.
+		horizon = min(horizon, 4*kn.net.W)
+	}
+	for j := range ps {
+		w, c := inf, quiet
 		if kn.osn != nil {
-			w = kn.osn.FirstWindow(i)
+			w = kn.osn.FirstWindow(lo + j)
 		}
 		if kn.net != nil {
-			// Look ahead a few buckets at most: when the run is much
-			// longer than that, the slow path extends the cursor anyway.
-			ns.net = kn.net.QuietFrom(i, 0, min(kn.horizon, 4*kn.net.W))
+			c = kn.net.QuietFrom(lo+j, 0, horizon)
 		}
-		kn.ns[i] = ns
-		kn.ps[i] = proc{lim: kn.sendLim(&ns), w: w}
+		ns[j].net = c
+		ps[j] = proc{lim: sendLim(c.Next, kn.tcomm), w: w}
 	}
 }
 
 // sendLim is proc.lim during the butterfly: the latest send time whose
-// message ends before the port's next noise event. Sends only move forward,
-// so the cursor's At never matters here. The margin next·2^-50 (more than
-// four ulps of next) keeps f + Tcomm ≤ next exact despite rounding.
-func (kn *kernel) sendLim(ns *noiseState) float64 {
-	next := ns.net.Next
+// message ends before the port's next noise event, next. Sends only move
+// forward, so the cursor's At never matters here. The margin next·2^-50
+// (more than four ulps of next) keeps f + Tcomm ≤ next exact despite
+// rounding.
+func sendLim(next, tcomm float64) float64 {
 	if math.IsInf(next, 1) { // no noise ahead (Inf·2^-50 would make a NaN)
 		return next
 	}
-	return next - kn.tcomm - float64(next*0x1p-50)
+	return next - tcomm - float64(next*0x1p-50)
 }
 
 // toRedundant prepares processes lo..hi-1 for the redundant exchanges.
@@ -208,32 +216,34 @@ func (kn *kernel) sendLim(ns *noiseState) float64 {
 // once; (proc.w, proc.lim) becomes the quiet interval around the process's
 // first send (see quietAround).
 func (kn *kernel) toRedundant(lo, hi int) {
-	l0, flight := kn.l0, kn.overhead+kn.tcomm
-	for i := lo; i < hi; i++ {
-		if kn.net == nil {
-			kn.ps[i].w, kn.ps[i].lim = math.Inf(-1), math.Inf(1)
-			continue
+	ps, ns := kn.ps[lo:hi], kn.ns[lo:hi]
+	ns = ns[:len(ps)]
+	if kn.net == nil {
+		for j := range ps {
+			ps[j].w, ps[j].lim = math.Inf(-1), math.Inf(1)
 		}
-		ns := &kn.ns[i]
-		// Far enough for a flight from the latest send and one extension.
-		reach := kn.ps[i].f + flight + kn.net.Delay
-		c := ns.net
-		var e1 float64
-		if c.At <= l0 && c.Next >= reach { // the butterfly already knows
-			e1 = c.Next
-		} else {
+		return
+	}
+	net, l0 := kn.net, kn.l0
+	// Far enough for a flight from a process's latest send and one extension.
+	extra := kn.overhead + kn.tcomm + net.Delay
+	for j := range ps {
+		reach := ps[j].f + extra
+		c := ns[j].net
+		e1 := c.Next
+		if !(c.At <= l0 && c.Next >= reach) { // the butterfly does not know enough
 			from := l0
 			if c.At <= l0 && c.Next > l0 {
 				from = c.Next // quiet up to there already
 			}
-			e1 = kn.net.Scan(i, from, false, reach)
+			e1 = net.Scan(lo+j, from, false, reach)
 		}
 		e2 := e1
 		if e1 < reach {
-			e2 = kn.net.Scan(i, e1, true, reach+kn.net.Delay)
+			e2 = net.Scan(lo+j, e1, true, reach+net.Delay)
 		}
-		ns.setEvents(e1, e2, reach)
-		kn.ps[i].w, kn.ps[i].lim = quietAround(kn.ps[i].f, e1, e2)
+		ns[j].setEvents(e1, e2, reach)
+		ps[j].w, ps[j].lim = quietAround(ps[j].f, e1, e2)
 	}
 }
 
@@ -385,7 +395,7 @@ func (kn *kernel) butterflyPair(st, i, j int) (fi, fj float64) {
 	// past the noise their last messages met.
 	na.net.Advance(fi)
 	nb.net.Advance(fj)
-	a.lim, b.lim = kn.sendLim(na), kn.sendLim(nb)
+	a.lim, b.lim = sendLim(na.net.Next, kn.tcomm), sendLim(nb.net.Next, kn.tcomm)
 	return fi, fj
 }
 
