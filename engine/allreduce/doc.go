@@ -18,7 +18,7 @@
 // reads only the pair's previous state and noise that is a pure function of
 // (process, time), so the visiting order cannot change a result.
 //
-// Study holds the paper's four sweeps (sets A, B, C1, C2) and reduces
-// per-trial results to the quantities the paper plots: influence of jitter,
-// effect of the proposed method, optimal T.
+// PaperSets gives the paper's four sweeps (sets A, B, C1, C2) and
+// Summarize reduces a grid point's trials to the quantities the paper
+// plots: influence of jitter, effect of the proposed method, optimal T.
 package allreduce
