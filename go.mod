@@ -8,6 +8,7 @@ require (
 	github.com/go-echarts/go-echarts/v2 v2.6.7
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/schollz/progressbar/v3 v3.19.1
+	golang.org/x/image v0.47.0
 	golang.org/x/term v0.47.0
 )
 
@@ -19,6 +20,7 @@ require (
 	github.com/jezek/xgb v1.1.1 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	golang.org/x/sync v0.8.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
 )

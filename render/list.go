@@ -71,6 +71,17 @@ type Circle struct {
 	Style
 }
 
+// Grid is a heat map: Cols x Rows cells filling the rectangle Min–Max,
+// colours in row-major order (len(Cells) == Cols*Rows). Backends draw every
+// cell as a sharp-edged block, without smoothing between cells, so a
+// heat-strip of thousands of processes is one item rather than thousands of
+// rectangles. A zero-alpha cell is left unpainted.
+type Grid struct {
+	Min, Max   Point
+	Cols, Rows int
+	Cells      []color.RGBA
+}
+
 // Align says where text sits relative to its anchor point.
 type Align uint8
 
@@ -82,13 +93,23 @@ const (
 )
 
 // Text is a single line of text whose baseline starts, centres or ends at At.
-// Size is the font size in pixels; 0 means 12.
+// Size is the font size in pixels; 0 means 12. Every backend draws it with
+// the fonts in render/font, so widths measured there hold on every backend.
 type Text struct {
 	At    Point
 	S     string
 	Size  float64
 	Align Align
+	Bold  bool
 	Color color.RGBA
+}
+
+// FontSize is the size a backend should use: Size, or 12 when unset.
+func (t Text) FontSize() float64 {
+	if t.Size <= 0 {
+		return 12
+	}
+	return t.Size
 }
 
 func (Rect) isItem()     {}
@@ -97,6 +118,7 @@ func (Polyline) isItem() {}
 func (Arrow) isItem()    {}
 func (Circle) isItem()   {}
 func (Text) isItem()     {}
+func (Grid) isItem()     {}
 
 // List is a display list: a canvas size, a background and the items in
 // painting order (later items cover earlier ones).

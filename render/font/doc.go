@@ -1,0 +1,7 @@
+// Package font is the one typeface every commlab backend draws text with:
+// the Go fonts (golang.org/x/image/font/gofont, BSD licence), embedded, so
+// that the browser canvas, exported PNG/GIF frames and golden images show
+// the same glyphs, and layouts can measure text natively before any backend
+// exists. Go Regular was drawn for legibility on screens; at the 14–16 px
+// the scenes use for labels it stays readable on a 1280x720 projector.
+package font

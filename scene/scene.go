@@ -1,0 +1,69 @@
+package scene
+
+import (
+	"commlab/engine/trace"
+	"commlab/render"
+)
+
+// Info says what a scene is, for the index page and the page title.
+type Info struct {
+	Name    string `json:"name"`    // URL name, e.g. "butterfly"
+	Title   string `json:"title"`   // e.g. "Butterfly allreduce"
+	Paper   string `json:"paper"`   // which paper and figures it comes from
+	Summary string `json:"summary"` // one paragraph: what it shows
+}
+
+// Scene is one animated view of a model.
+type Scene interface {
+	Info() Info
+	// Fields lists the parameters in the order the controls show them.
+	Fields() []Field
+	// Build runs the model for v (every field parsed) and seed. Constraints
+	// between fields (duration < period) come back as *FieldError, so
+	// the page can show them beside a control.
+	Build(v Values, seed uint64) (Run, error)
+}
+
+// View is what a frame is laid out for.
+type View struct {
+	W, H  float64 // canvas size in CSS pixels
+	Theme render.Theme
+}
+
+// Run is one recorded run of a scene's model, ready to draw.
+type Run interface {
+	// End is the simulated time the animation spans, from 0, in seconds.
+	End() float64
+	// Steps are the sorted instants (in [0, End]) the step keys move
+	// between, e.g. the end of each butterfly stage.
+	Steps() []float64
+	// Frame lays out the picture at playhead t in [0, End].
+	Frame(t float64, v View) render.List
+	// Trace is the recorded run, for export.
+	Trace() *trace.Trace
+	// Numbers are the run's results the page reports (and the browser tests
+	// compare with the native engine), e.g. "conventional" completion time.
+	Numbers() map[string]float64
+}
+
+// Registry is the scenes a binary offers, the default first.
+type Registry []Scene
+
+// Lookup finds a scene by name.
+func (r Registry) Lookup(name string) (Scene, bool) {
+	for _, s := range r {
+		if s.Info().Name == name {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// Names lists the scenes' names.
+func (r Registry) Names() []string {
+	n := make([]string, len(r))
+	for i, s := range r {
+		n[i] = s.Info().Name
+	}
+	return n
+}

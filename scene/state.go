@@ -1,0 +1,208 @@
+package scene
+
+import (
+	"math"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"commlab/render"
+)
+
+// The view's own URL keys, beside each scene's fields.
+const (
+	KeyScene    = "scene"
+	KeySeed     = "seed"
+	KeyT        = "t" // playhead, simulated seconds
+	KeySpeed    = "speed"
+	KeyTheme    = "theme"
+	KeyEmbed    = "embed"
+	KeyAutoplay = "autoplay"
+	KeyLoop     = "loop"
+)
+
+var reserved = map[string]bool{
+	KeyScene: true, KeySeed: true, KeyT: true, KeySpeed: true,
+	KeyTheme: true, KeyEmbed: true, KeyAutoplay: true, KeyLoop: true,
+}
+
+// Speeds are the playback speeds +/- step through; 1 plays a whole run in
+// PlaySeconds.
+var Speeds = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8}
+
+// DefaultSeed is the seed of a URL that names none.
+const DefaultSeed = 1
+
+// State is everything a view shows, and what its URL carries.
+type State struct {
+	Scene    string
+	Values   Values
+	Seed     uint64
+	T        float64 // playhead in simulated seconds
+	Speed    float64 // one of Speeds
+	Theme    string  // one of render.ThemeNames
+	Embed    bool    // no page chrome: the canvas fills the frame
+	Autoplay bool    // start playing on load
+	Loop     bool    // restart at the end
+}
+
+// Default is the state of a bare URL for scene sc.
+func Default(sc Scene) State {
+	return State{
+		Scene:  sc.Info().Name,
+		Values: Defaults(sc.Fields()),
+		Seed:   DefaultSeed,
+		Speed:  1,
+		Theme:  render.ThemeNames[0],
+	}
+}
+
+// ParseQuery reads a state from a URL query. Every valid value is kept;
+// each bad one (or unknown key) falls back to its default and adds one
+// error, so a page can say what it ignored and still show a picture. An
+// unknown scene falls back to the registry's first.
+func ParseQuery(query string, reg Registry) (State, []error) {
+	var errs []error
+	q, err := url.ParseQuery(strings.TrimPrefix(query, "?"))
+	if err != nil {
+		errs = append(errs, &FieldError{Key: "query", Value: query, Want: "a URL query string (" + err.Error() + ")"})
+	}
+	sc := reg[0]
+	if name := q.Get(KeyScene); name != "" {
+		if s, ok := reg.Lookup(name); ok {
+			sc = s
+		} else {
+			errs = append(errs, &FieldError{Key: KeyScene, Value: name, Want: "one of " + strings.Join(reg.Names(), ", ")})
+		}
+	}
+	st := Default(sc)
+	fields := sc.Fields()
+	for _, key := range sortedKeys(q) {
+		raw := q.Get(key)
+		switch key {
+		case KeyScene:
+		case KeySeed:
+			x, err := strconv.ParseUint(raw, 10, 64)
+			if err != nil {
+				errs = append(errs, &FieldError{Key: key, Value: raw, Want: "a whole number in [0, 18446744073709551615]"})
+				continue
+			}
+			st.Seed = x
+		case KeyT:
+			// The end of the run is known only after Build; the Player
+			// checks the upper bound.
+			x, err := strconv.ParseFloat(raw, 64)
+			if err != nil || !(x >= 0) || math.IsInf(x, 0) {
+				errs = append(errs, &FieldError{Key: key, Value: raw, Want: "a time in seconds, 0 or more"})
+				continue
+			}
+			st.T = x
+		case KeySpeed:
+			x, err := ParseSpeed(raw)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			st.Speed = x
+		case KeyTheme:
+			if _, ok := render.ThemeByName(raw); !ok {
+				errs = append(errs, &FieldError{Key: key, Value: raw, Want: "one of " + strings.Join(render.ThemeNames, ", ")})
+				continue
+			}
+			st.Theme = raw
+		case KeyEmbed, KeyAutoplay, KeyLoop:
+			v, err := Field{Key: key, Kind: Bool}.Parse(raw)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			on := v == "1"
+			switch key {
+			case KeyEmbed:
+				st.Embed = on
+			case KeyAutoplay:
+				st.Autoplay = on
+			case KeyLoop:
+				st.Loop = on
+			}
+		default:
+			i := slices.IndexFunc(fields, func(f Field) bool { return f.Key == key })
+			if i < 0 {
+				errs = append(errs, &FieldError{Key: key, Value: raw, Want: "no such parameter in scene " + st.Scene + "; its parameters are " + strings.Join(keys(fields), ", ")})
+				continue
+			}
+			v, err := fields[i].Parse(raw)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			st.Values[key] = v
+		}
+	}
+	return st, errs
+}
+
+// ParseSpeed reads a playback speed; it must be one of Speeds.
+func ParseSpeed(raw string) (float64, error) {
+	x, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+	if err != nil || !slices.Contains(Speeds, x) {
+		words := make([]string, len(Speeds))
+		for i, s := range Speeds {
+			words[i] = fmtNum(s)
+		}
+		return 0, &FieldError{Key: KeySpeed, Value: raw, Want: "one of " + strings.Join(words, ", ")}
+	}
+	return x, nil
+}
+
+// Query writes the whole state as a URL query in a fixed order (scene,
+// the scene's fields in control order, then the view keys), so equal states
+// give equal URLs and a reload reproduces the view exactly. Every parameter
+// is written, defaults included: a shared link keeps meaning the same view
+// even if a later version changes a default.
+func (st State) Query(sc Scene) string {
+	var b strings.Builder
+	add := func(k, v string) {
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(k))
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(v))
+	}
+	add(KeyScene, st.Scene)
+	for _, f := range sc.Fields() {
+		add(f.Key, st.Values[f.Key])
+	}
+	add(KeySeed, strconv.FormatUint(st.Seed, 10))
+	add(KeyT, fmtNum(st.T))
+	add(KeySpeed, fmtNum(st.Speed))
+	add(KeyTheme, st.Theme)
+	flag := func(k string, on bool) {
+		if on {
+			add(k, "1")
+		}
+	}
+	flag(KeyEmbed, st.Embed)
+	flag(KeyAutoplay, st.Autoplay)
+	flag(KeyLoop, st.Loop)
+	return b.String()
+}
+
+func sortedKeys(q url.Values) []string {
+	ks := make([]string, 0, len(q))
+	for k := range q {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+func keys(fields []Field) []string {
+	ks := make([]string, len(fields))
+	for i, f := range fields {
+		ks[i] = f.Key
+	}
+	return ks
+}
