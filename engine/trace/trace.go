@@ -130,16 +130,62 @@ func (t *Trace) AddMarker(lane int, time float64, label string) {
 
 // Sort puts spans in (lane, start) order and messages and markers in time
 // order, so that a trace recorded in any traversal order reads the same.
+//
+// Each comparison runs through every field (returning at the first that
+// differs), so only identical records compare equal and an unstable sort
+// gives the same result as a stable one; pdqsort moves these wide structs
+// far less than a stable merge does.
 func (t *Trace) Sort() {
-	slices.SortStableFunc(t.Spans, func(a, b Span) int {
-		return cmp.Or(cmp.Compare(a.Lane, b.Lane), cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
+	slices.SortFunc(t.Spans, compareSpans)
+	slices.SortFunc(t.Messages, compareMessages)
+	slices.SortFunc(t.Markers, func(a, b Marker) int {
+		if c := cmp.Compare(a.Time, b.Time); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Lane, b.Lane); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Label, b.Label)
 	})
-	slices.SortStableFunc(t.Messages, func(a, b Message) int {
-		return cmp.Or(cmp.Compare(a.Send, b.Send), cmp.Compare(a.From, b.From), cmp.Compare(a.Step, b.Step), cmp.Compare(a.To, b.To))
-	})
-	slices.SortStableFunc(t.Markers, func(a, b Marker) int {
-		return cmp.Or(cmp.Compare(a.Time, b.Time), cmp.Compare(a.Lane, b.Lane))
-	})
+}
+
+func compareSpans(a, b Span) int {
+	switch {
+	case a.Lane != b.Lane:
+		return cmp.Compare(a.Lane, b.Lane)
+	case a.Start != b.Start:
+		return cmp.Compare(a.Start, b.Start)
+	case a.End != b.End:
+		return cmp.Compare(a.End, b.End)
+	case a.Kind != b.Kind:
+		return cmp.Compare(a.Kind, b.Kind)
+	case a.Step != b.Step:
+		return cmp.Compare(a.Step, b.Step)
+	}
+	return cmp.Compare(a.Label, b.Label)
+}
+
+func compareMessages(a, b Message) int {
+	switch {
+	case a.Send != b.Send:
+		return cmp.Compare(a.Send, b.Send)
+	case a.From != b.From:
+		return cmp.Compare(a.From, b.From)
+	case a.Step != b.Step:
+		return cmp.Compare(a.Step, b.Step)
+	case a.To != b.To:
+		return cmp.Compare(a.To, b.To)
+	case a.Arrive != b.Arrive:
+		return cmp.Compare(a.Arrive, b.Arrive)
+	case a.Delay != b.Delay:
+		return cmp.Compare(a.Delay, b.Delay)
+	case a.Used != b.Used:
+		if a.Used {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Compare(a.Class, b.Class)
 }
 
 // End is the latest time anything in the trace happens.

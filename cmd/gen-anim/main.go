@@ -1,0 +1,367 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"commlab/render"
+	"commlab/render/raster"
+	"commlab/scene"
+	"commlab/scene/catalog"
+)
+
+func main() {
+	err := run(os.Stdout, os.Stderr, os.Args[1:], catalog.All())
+	if err == nil {
+		return
+	}
+	fmt.Fprintln(os.Stderr, "gen-anim:", err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		os.Exit(2)
+	}
+	os.Exit(1)
+}
+
+// usageError is bad input on the command line (flags, the query, values a
+// scene rejects): exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// Limits of the flags. A side of 4096 at scale 4 is the rasteriser's
+// largest image; 50 frames a second is the fastest a GIF plays as written;
+// the frame budget keeps a GIF's frames (one byte a pixel) within 1 GiB.
+const (
+	minSide, maxSide   = 64, 4096
+	minScale, maxScale = 0.25, 4.0
+	minFPS, maxFPS     = 1, 50
+	minSecs, maxSecs   = 1, 60
+	frameBudget        = 1 << 30
+
+	// The page's reference size: thumbnails show the picture a visitor
+	// sees there, shrunk.
+	thumbW, thumbH, thumbScale = 960, 540, 0.5
+)
+
+type options struct {
+	scene, query, theme string
+	w, h                int
+	scale               float64
+	png, gif, thumbs    string
+	atEnd               bool
+	fps                 int
+	seconds             float64
+	set                 map[string]bool // flags given on the command line
+}
+
+func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
+	fs := flag.NewFlagSet("gen-anim", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are returned as one line, usage only on -help
+	var o options
+	fs.StringVar(&o.scene, "scene", "", "scene `NAME` (default: the first, "+strings.Join(reg.Names(), ", ")+")")
+	fs.StringVar(&o.query, "query", "", "a scene page's URL `query`, e.g. 'P=16&T=2&seed=3' (parameters, seed, t, speed, theme)")
+	fs.StringVar(&o.theme, "theme", "", "palette: "+strings.Join(render.ThemeNames, " or ")+" (default: the query's, else "+render.ThemeNames[0]+")")
+	fs.IntVar(&o.w, "w", 960, fmt.Sprintf("layout width in CSS `px`, %d to %d", minSide, maxSide))
+	fs.IntVar(&o.h, "h", 540, fmt.Sprintf("layout height in CSS `px`, %d to %d", minSide, maxSide))
+	fs.Float64Var(&o.scale, "scale", 1, fmt.Sprintf("image pixels per CSS pixel, %g to %g (2 for high-DPI slides)", minScale, maxScale))
+	fs.StringVar(&o.png, "png", "", "write the frame at the query's t (or the end, with -at-end) to `FILE`")
+	fs.BoolVar(&o.atEnd, "at-end", false, "with -png: the run's last frame")
+	fs.StringVar(&o.gif, "gif", "", "write the whole run as a looping animated GIF to `FILE`")
+	fs.IntVar(&o.fps, "fps", 20, fmt.Sprintf("with -gif: frames a second, %d to %d", minFPS, maxFPS))
+	fs.Float64Var(&o.seconds, "seconds", 0, fmt.Sprintf("with -gif: play the run over this many seconds, %d to %d (default %g divided by the query's speed)", minSecs, maxSecs, scene.PlaySeconds))
+	fs.StringVar(&o.thumbs, "thumbs", "", fmt.Sprintf("write every scene's last frame at its defaults to `DIR`/NAME.png, %gx%g px", thumbW*thumbScale, thumbH*thumbScale))
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, "usage: gen-anim [flags] -png FILE | -gif FILE | -thumbs DIR")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return nil
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q; every input is a flag (see -help)", fs.Arg(0))
+	}
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	if err := o.check(); err != nil {
+		return err
+	}
+	if len(reg) == 0 {
+		return errors.New("no scenes to export: scene/catalog lists none yet")
+	}
+	if o.thumbs != "" {
+		return thumbs(stdout, o, reg)
+	}
+	return export(stdout, o, reg)
+}
+
+// check validates the flags on their own, before any scene is built.
+func (o options) check() error {
+	if o.png == "" && o.gif == "" && o.thumbs == "" {
+		return usagef("nothing to do: give -png FILE, -gif FILE or -thumbs DIR")
+	}
+	if o.thumbs != "" {
+		for _, f := range []string{"png", "gif", "scene", "query", "w", "h", "scale", "at-end", "fps", "seconds"} {
+			if o.set[f] {
+				return usagef("-thumbs makes every scene's thumbnail at its defaults (%gx%g px); it cannot be combined with -%s", thumbW*thumbScale, thumbH*thumbScale, f)
+			}
+		}
+	}
+	if o.w < minSide || o.w > maxSide {
+		return usagef("-w %d: want a width in CSS pixels from %d to %d", o.w, minSide, maxSide)
+	}
+	if o.h < minSide || o.h > maxSide {
+		return usagef("-h %d: want a height in CSS pixels from %d to %d", o.h, minSide, maxSide)
+	}
+	if !(o.scale >= minScale && o.scale <= maxScale) {
+		return usagef("-scale %g: want a number from %g to %g", o.scale, minScale, maxScale)
+	}
+	if o.theme != "" {
+		if _, ok := render.ThemeByName(o.theme); !ok {
+			return usagef("-theme %q: want one of %s", o.theme, strings.Join(render.ThemeNames, ", "))
+		}
+	}
+	if o.atEnd && o.png == "" {
+		return usagef("-at-end picks the frame -png writes; give -png FILE too")
+	}
+	for _, f := range []string{"fps", "seconds"} {
+		if o.set[f] && o.gif == "" {
+			return usagef("-%s applies to the GIF; give -gif FILE too", f)
+		}
+	}
+	if o.fps < minFPS || o.fps > maxFPS {
+		return usagef("-fps %d: want whole frames a second from %d to %d", o.fps, minFPS, maxFPS)
+	}
+	if o.set["seconds"] && !(o.seconds >= minSecs && o.seconds <= maxSecs) {
+		return usagef("-seconds %g: want a play time in seconds from %d to %d", o.seconds, minSecs, maxSecs)
+	}
+	if o.png != "" && o.png == o.gif {
+		return usagef("-png and -gif both name %s; give two files", o.png)
+	}
+	return nil
+}
+
+// state reads the view to export from -query, -scene and -theme. Unlike the
+// page, which falls back to defaults, every bad value is an error here: an
+// export should be exactly the view asked for.
+func (o options) state(reg scene.Registry) (scene.State, scene.Scene, error) {
+	q := o.query
+	// A whole page address works too: keep what follows "?", drop a "#...".
+	if i := strings.IndexByte(q, '?'); i >= 0 {
+		q = q[i+1:]
+	}
+	if i := strings.IndexByte(q, '#'); i >= 0 {
+		q = q[:i]
+	}
+	given, err := url.ParseQuery(q)
+	if err != nil {
+		return scene.State{}, nil, usagef("-query %q: not a URL query (%v)", o.query, err)
+	}
+	if o.scene != "" {
+		if _, ok := reg.Lookup(o.scene); !ok {
+			return scene.State{}, nil, usagef("-scene %q: want one of %s", o.scene, strings.Join(reg.Names(), ", "))
+		}
+		if s := given.Get(scene.KeyScene); s != "" && s != o.scene {
+			return scene.State{}, nil, usagef("-scene %s and the query's scene=%s disagree; give one", o.scene, s)
+		}
+		q = scene.KeyScene + "=" + url.QueryEscape(o.scene) + "&" + q
+	}
+	if o.theme != "" {
+		if th := given.Get(scene.KeyTheme); th != "" && th != o.theme {
+			return scene.State{}, nil, usagef("-theme %s and the query's theme=%s disagree; give one", o.theme, th)
+		}
+	}
+	if o.atEnd && given.Has(scene.KeyT) {
+		return scene.State{}, nil, usagef("-at-end and the query's t=%s both set the playhead; give one", given.Get(scene.KeyT))
+	}
+	st, errs := scene.ParseQuery(q, reg)
+	if len(errs) > 0 {
+		msgs := make([]string, len(errs))
+		for i, e := range errs {
+			msgs[i] = e.Error()
+		}
+		return scene.State{}, nil, usagef("-query: %s", strings.Join(msgs, "; "))
+	}
+	if o.theme != "" {
+		st.Theme = o.theme
+	}
+	sc, _ := reg.Lookup(st.Scene)
+	return st, sc, nil
+}
+
+// build runs the scene's model for st. Constraints between values that only
+// Build checks come back as *scene.FieldError: input errors, like the rest.
+func build(sc scene.Scene, st scene.State) (scene.Run, error) {
+	r, err := sc.Build(st.Values, st.Seed)
+	var fe *scene.FieldError
+	switch {
+	case errors.As(err, &fe):
+		return nil, usagef("-query: %v", fe)
+	case err != nil:
+		return nil, fmt.Errorf("scene %s: %w", st.Scene, err)
+	case r == nil:
+		return nil, fmt.Errorf("scene %s: Build returned no run", st.Scene)
+	}
+	if end := r.End(); !(end >= 0) || math.IsInf(end, 0) {
+		return nil, fmt.Errorf("scene %s: the run's end is %v s", st.Scene, end)
+	}
+	return r, nil
+}
+
+func export(stdout io.Writer, o options, reg scene.Registry) error {
+	st, sc, err := o.state(reg)
+	if err != nil {
+		return err
+	}
+	th, _ := render.ThemeByName(st.Theme)
+	view := scene.View{W: float64(o.w), H: float64(o.h), Theme: th}
+	px := fmt.Sprintf("%dx%d px", int(math.Ceil(float64(o.w)*o.scale)), int(math.Ceil(float64(o.h)*o.scale)))
+
+	// Check everything the flags and query decide before building (which
+	// runs the model) or writing anything.
+	secs := o.seconds
+	if !o.set["seconds"] {
+		secs = scene.PlaySeconds / st.Speed
+	}
+	nFrames := int(math.Ceil(secs*float64(o.fps))) + 1
+	if o.gif != "" {
+		if pixels := float64(nFrames) * math.Ceil(float64(o.w)*o.scale) * math.Ceil(float64(o.h)*o.scale); pixels > frameBudget {
+			return usagef("-gif: %d frames of %s are %.1f GiB, over the 1 GiB budget; lower -fps, -seconds or -scale", nFrames, px, pixels/(1<<30))
+		}
+	}
+	r, err := build(sc, st)
+	if err != nil {
+		return err
+	}
+	p := scene.NewPlayer(r)
+
+	if o.png != "" {
+		t := st.T
+		if o.atEnd {
+			t = r.End()
+		}
+		if err := p.Seek(t); err != nil {
+			return usagef("-query: %v", err)
+		}
+		l := r.Frame(p.T, view)
+		if err := writeFile(o.png, func(w io.Writer) error { return raster.EncodePNG(w, l, o.scale) }); err != nil {
+			return fmt.Errorf("-png: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s: %s, %s at t = %s of %s\n", o.png, px, st.Scene, scene.Seconds(p.T), scene.Seconds(r.End()))
+	}
+
+	if o.gif != "" {
+		if !(r.End() > 0) {
+			return fmt.Errorf("-gif: scene %s's run lasts 0 s; there is nothing to animate", st.Scene)
+		}
+		frames, delays := play(r, p, view, secs, o.fps)
+		if err := writeFile(o.gif, func(w io.Writer) error { return raster.EncodeGIFDelays(w, frames, delays, o.scale) }); err != nil {
+			return fmt.Errorf("-gif: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s: %s, %s from 0 to %s, %d frames at %d a second over %g s, then %g s on the end\n",
+			o.gif, px, st.Scene, scene.Seconds(r.End()), len(frames), o.fps, secs, scene.LoopHold)
+	}
+	return nil
+}
+
+// play lays out the run as the page plays it: a Player at the speed that
+// spans the run in secs, ticked by 1/fps, from 0 until the end, which
+// then stays up for scene.LoopHold.
+func play(r scene.Run, p *scene.Player, view scene.View, secs float64, fps int) ([]render.List, []time.Duration) {
+	p.Restart()
+	p.Speed = scene.PlaySeconds / secs
+	p.Play()
+	dt := 1 / float64(fps)
+	var frames []render.List
+	for {
+		frames = append(frames, r.Frame(p.T, view))
+		if p.T >= p.End {
+			break
+		}
+		p.Tick(dt)
+		// Summing ticks can fall short of the end by a rounding error,
+		// which would add a last frame no viewer could tell apart.
+		if p.End-p.T <= p.End*1e-9 {
+			p.T = p.End
+		}
+	}
+	delays := make([]time.Duration, len(frames))
+	for i := range delays {
+		delays[i] = time.Duration(float64(time.Second) * dt)
+	}
+	delays[len(delays)-1] += time.Duration(scene.LoopHold * float64(time.Second))
+	return frames, delays
+}
+
+func thumbs(stdout io.Writer, o options, reg scene.Registry) error {
+	theme := o.theme
+	if theme == "" {
+		theme = render.ThemeNames[0]
+	}
+	th, _ := render.ThemeByName(theme)
+	if err := os.MkdirAll(o.thumbs, 0o755); err != nil {
+		return fmt.Errorf("-thumbs: %w", err)
+	}
+	for _, sc := range reg {
+		name := sc.Info().Name
+		if name == "" || name != filepath.Base(name) || strings.HasPrefix(name, ".") {
+			return fmt.Errorf("-thumbs: scene name %q cannot be a file name", name)
+		}
+		st := scene.Default(sc)
+		r, err := build(sc, st)
+		if err != nil {
+			return fmt.Errorf("-thumbs: scene %s at its defaults: %w", name, err)
+		}
+		l := r.Frame(r.End(), scene.View{W: thumbW, H: thumbH, Theme: th})
+		path := filepath.Join(o.thumbs, name+".png")
+		if err := writeFile(path, func(w io.Writer) error { return raster.EncodePNG(w, l, thumbScale) }); err != nil {
+			return fmt.Errorf("-thumbs: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s: %gx%g px, %s at its end, t = %s\n", path, thumbW*thumbScale, thumbH*thumbScale, name, scene.Seconds(r.End()))
+	}
+	return nil
+}
+
+// writeFile writes path through a temporary file in the same directory,
+// renamed into place only when complete, so a failure leaves no partial
+// file (and an existing one untouched).
+func writeFile(path string, write func(io.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	bw := bufio.NewWriter(f)
+	if err = write(bw); err != nil {
+		return err
+	}
+	if err = bw.Flush(); err != nil {
+		return err
+	}
+	// CreateTemp makes the file private; an export is for sharing.
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,56 @@
+package butterfly
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"commlab/render"
+	"commlab/scene"
+)
+
+// BenchmarkFrame is the display-list target: a frame of the full
+// drawing at P = 64 mid-run and of the heat-strip at P = 4096, at 960x540,
+// each under 2 ms. The layout for the canvas size is cached by the first
+// frame, as it is while a page plays; Resize measures a frame after the
+// canvas changed size, which lays everything out again.
+func BenchmarkFrame(b *testing.B) {
+	v := scene.View{W: 960, H: 540, Theme: render.Light()}
+	for _, p := range []int{64, 4096} {
+		run := build(b, values("P", fmt.Sprint(p), "T", fmt.Sprint(min(6, p))), 1)
+		t := run.End() / 2
+		b.Run(fmt.Sprintf("P=%d", p), func(b *testing.B) {
+			run.Frame(t, v)
+			start := time.Now()
+			for b.Loop() {
+				run.Frame(t, v)
+			}
+			b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), "ms/frame")
+		})
+		b.Run(fmt.Sprintf("P=%d/Resize", p), func(b *testing.B) {
+			start := time.Now()
+			w := 960.0
+			for b.Loop() {
+				w = 1921 - w // 961, 960, 961…: every frame lays out anew
+				run.Frame(t, scene.View{W: w, H: 540, Theme: v.Theme})
+			}
+			b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), "ms/frame")
+		})
+	}
+}
+
+// BenchmarkBuild is what the page waits for after a parameter change: the
+// traced engine run and the scene's precomputation. P = 4096 is the
+// largest run the page accepts.
+func BenchmarkBuild(b *testing.B) {
+	for _, p := range []int{64, 4096} {
+		v := values("P", fmt.Sprint(p), "T", fmt.Sprint(min(6, p)))
+		b.Run(fmt.Sprintf("P=%d", p), func(b *testing.B) {
+			start := time.Now()
+			for b.Loop() {
+				build(b, v, 1)
+			}
+			b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), "ms/build")
+		})
+	}
+}

@@ -1,0 +1,71 @@
+package butterfly
+
+import (
+	"errors"
+	"fmt"
+
+	"commlab/engine/allreduce"
+	"commlab/engine/trace"
+	"commlab/scene"
+)
+
+// MaxTraceP is the largest P the allreduce scenes accept: the engine's
+// trace limit, and about where a heat-strip stops resolving processes.
+const MaxTraceP = allreduce.MaxTraceP
+
+// Fields are the allreduce model's parameters as scene controls, with the
+// paper's defaults (Table 1) and P = 64 so that every process is drawn.
+// The jitter scene shows the same run and uses the same fields.
+func Fields() []scene.Field {
+	d := allreduce.Default()
+	g := func(x float64) string { return fmt.Sprint(x) }
+	return []scene.Field{
+		{Key: "P", Label: "P", Help: "processes P = 2^K", Kind: scene.Int, Type: "int", Min: 2, Max: MaxTraceP, Pow2: true, Log: true, Default: "64"},
+		{Key: "N", Label: "N", Unit: "B", Help: "message size", Kind: scene.Float, Type: "float", Min: 0, Max: 1e9, Default: g(d.N)},
+		{Key: "alpha", Label: "α", Unit: "s", Help: "network latency", Kind: scene.Float, Type: "float", Min: 1e-9, Max: 1e-2, Log: true, Default: g(d.Alpha)},
+		{Key: "period", Label: "period", Unit: "s", Help: "OS-jitter period and mean time between network-noise events", Kind: scene.Float, Type: "float", Min: 1e-7, Max: 10, Log: true, Default: g(d.Period)},
+		{Key: "duration", Label: "duration", Unit: "s", Help: "OS-jitter window and network-noise delay (less than period)", Kind: scene.Float, Type: "float", Min: 1e-9, Max: 1, Log: true, Default: g(d.Duration)},
+		{Key: "T", Label: "T", Help: "redundant exchanges after the K stages, at most K = log2 P", Kind: scene.Int, Type: "int", Min: 0, Max: 12, Default: "6"},
+		{Key: "os_jitter", Label: "OS jitter", Help: "periodic OS-jitter windows stall reductions", Kind: scene.Bool, Type: "bool", Default: "1"},
+		{Key: "net_noise", Label: "network noise", Help: "Poisson noise events delay messages in flight", Kind: scene.Bool, Type: "bool", Default: "1"},
+		{Key: "co_scheduled", Label: "co-scheduled", Help: "all processes share one OS-jitter phase", Kind: scene.Bool, Type: "bool", Default: "0"},
+	}
+}
+
+// Params turns validated field values into the engine's parameters (β and γ
+// at the paper's 1 GB/s and 10 GB/s). A constraint between fields that the
+// engine rejects (duration ≥ period, T > K) comes back as a
+// *scene.FieldError on the field to change.
+func Params(v scene.Values) (allreduce.Params, error) {
+	p := allreduce.Default()
+	p.P = v.Int("P")
+	p.N = v.Float("N")
+	p.Alpha = v.Float("alpha")
+	p.Period = v.Float("period")
+	p.Duration = v.Float("duration")
+	p.T = v.Int("T")
+	p.OSJitter = v.Bool("os_jitter")
+	p.NetNoise = v.Bool("net_noise")
+	p.CoScheduled = v.Bool("co_scheduled")
+	if err := p.Validate(); err != nil {
+		var re *allreduce.RangeError
+		if errors.As(err, &re) {
+			return p, &scene.FieldError{Key: re.Field, Value: v[re.Field], Want: re.Want}
+		}
+		return p, err
+	}
+	return p, nil
+}
+
+// Record runs trial 0 of seed with a trace: the run both allreduce scenes
+// draw. Its numbers equal a native allreduce.Simulator run with
+// scene.RNG(seed, 0), trace or not.
+func Record(p allreduce.Params, seed uint64) (allreduce.Result, *trace.Trace, error) {
+	var sim allreduce.Simulator
+	tr := new(trace.Trace)
+	res, err := sim.Run(p, scene.RNG(seed, 0), tr)
+	if err != nil {
+		return res, nil, err
+	}
+	return res, tr, nil
+}

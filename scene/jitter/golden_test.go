@@ -1,0 +1,70 @@
+package jitter
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"commlab/render"
+	"commlab/render/raster"
+	"commlab/render/raster/rastertest"
+	"commlab/scene"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
+
+// TestGolden paints the scene at 960x540 (both runs stacked, P = 16, the
+// stalled seed 2 at two thirds of the run, so a message is in flight, the
+// redundant run has completed and the conventional one has not) in both
+// themes, and the finished frame in light.
+func TestGolden(t *testing.T) {
+	r := build(t, map[string]string{"P": "16", "T": "4"}, 2)
+	for _, c := range []struct {
+		th   render.Theme
+		frac float64
+		name string
+	}{
+		{render.Light(), 2.0 / 3, "both-p16-light.png"},
+		{render.Dark(), 2.0 / 3, "both-p16-dark.png"},
+		{render.Light(), 1, "both-p16-light-end.png"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := raster.Image(r.Frame(r.End()*c.frac, scene.View{W: 960, H: 540, Theme: c.th}), 1)
+			rastertest.Golden(t, filepath.Join("testdata", c.name), got, *update, "go test ./scene/jitter -run Golden -update")
+		})
+	}
+}
+
+// TestGoldenNotBlank guards the goldens themselves: each frame paints
+// thousands of pixels in span, message and stall colours, so a golden
+// regenerated from a broken layout (an empty list) cannot pass unnoticed.
+func TestGoldenNotBlank(t *testing.T) {
+	r := build(t, map[string]string{"P": "16", "T": "4"}, 2)
+	for _, th := range []render.Theme{render.Light(), render.Dark()} {
+		img := raster.Image(r.Frame(r.End()*2/3, scene.View{W: 960, H: 540, Theme: th}), 1)
+		counts := map[string]int{}
+		for name, c := range map[string][4]uint8{
+			"compute": rgba(th.Compute), "stall": rgba(th.Stall), "redundant": rgba(th.Redundant), "adopted": rgba(th.Adopted),
+		} {
+			for y := range 540 {
+				for x := range 960 {
+					i := img.PixOffset(x, y)
+					if [4]uint8(img.Pix[i:i+4]) == c {
+						counts[name]++
+					}
+				}
+			}
+		}
+		for name, n := range counts {
+			if n < 50 {
+				t.Errorf("%s: %d pixels in the %s colour, want at least 50 (%v)", th.Name, n, name, fmt.Sprint(counts))
+			}
+		}
+	}
+}
+
+func rgba(c interface{ RGBA() (r, g, b, a uint32) }) [4]uint8 {
+	r, g, b, a := c.RGBA()
+	return [4]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
+}
