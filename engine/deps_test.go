@@ -19,6 +19,8 @@ import (
 //
 //   - engine/... (non-test files) is pure: no I/O, no clock, no global
 //     randomness, no browser, drawing, report or network packages;
+//   - render/... and scene/... (non-test files) are pure too: no I/O,
+//     browser or Ebiten, so scenes are laid out and drawn natively;
 //   - syscall/js only in wasm/;
 //   - ebiten only in files built for js && wasm (it needs cgo and a
 //     display natively, so an untagged import breaks `go test ./...`).
@@ -76,6 +78,14 @@ func TestImportPolicy(t *testing.T) {
 			}
 			if p == "syscall/"+"js" && !strings.HasPrefix(rel, "wasm/") {
 				t.Errorf("%s imports syscall/js: only wasm/ talks to the browser", rel)
+			}
+			// rastertest is test support (it reads golden files), not drawing.
+			if (strings.HasPrefix(rel, "render/") || strings.HasPrefix(rel, "scene/")) && !isTest && !strings.Contains(rel, "/rastertest/") {
+				for _, b := range []string{"os", "net/" + "http", "syscall", gh + "hajimehoshi/" + "ebiten", gh + "go-" + "echarts"} {
+					if p == b || strings.HasPrefix(p, b+"/") {
+						t.Errorf("%s imports %q: scenes and display lists are pure Go, laid out and drawn the same natively and in the browser", rel, p)
+					}
+				}
 			}
 			if strings.HasPrefix(p, gh+"hajimehoshi/"+"ebiten") && !jsOnly {
 				t.Errorf("%s imports ebiten without a //go:build js && wasm constraint", rel)
