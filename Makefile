@@ -20,7 +20,7 @@ ADDR ?= 127.0.0.1:8080
 # is missing: `make serve REPORT_FLAGS=-quick` starts in seconds.
 REPORT_FLAGS ?=
 
-.PHONY: help build wasm site report report-quick serve test fmt vet test-go test-wasm test-report e2e bench clean vendor-echarts
+.PHONY: help build wasm site thumbs report report-quick serve test fmt vet test-go test-wasm test-report e2e bench clean vendor-echarts
 
 ## help: list the verbs
 help:
@@ -36,8 +36,8 @@ wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(SITE)/commlab.wasm ./wasm/
 	cp $(WASM_EXEC) $(SITE)/wasm_exec.js
 
-## site: the whole deployable site: wasm plus the full reports
-site: wasm report
+## site: the whole deployable site: wasm, thumbnails and the full reports
+site: wasm thumbs report
 
 ## report: regenerate the papers' full sweeps into site/reports (a few minutes)
 report:
@@ -47,13 +47,17 @@ report:
 report-quick:
 	$(GO) run ./cmd/gen-report -quick -out $(REPORTS)
 
+## thumbs: the index page's scene thumbnails into site/thumbs (480x270 PNGs of each scene's last frame)
+thumbs:
+	$(GO) run ./cmd/gen-anim -thumbs $(SITE)/thumbs
+
 # serve generates the report only when there is none: the full sweeps take
 # minutes, and an existing report (quick or full) is good enough to browse.
 $(REPORTS)/index.html:
 	$(GO) run ./cmd/gen-report $(REPORT_FLAGS) -out $(REPORTS)
 
-## serve: build the wasm, make sure a report exists, serve the site on http://127.0.0.1:8080 (ADDR=...)
-serve: wasm $(REPORTS)/index.html
+## serve: build the wasm and thumbnails, make sure a report exists, serve the site on http://127.0.0.1:8080 (ADDR=...)
+serve: wasm thumbs $(REPORTS)/index.html
 	$(GO) run ./cmd/serve -addr $(ADDR) -dir $(SITE)
 
 # step runs one verb of `make test` and says how long it took.
@@ -100,16 +104,27 @@ test-report:
 	COMMLAB_REPORTS="$$tmp/reports" $(MAKE) e2e
 
 ## e2e: browser tests in headless Chromium (cmd/serve/e2e; builds its own wasm)
+# They take well under a minute; the timeout turns a hung page into a
+# failure long before go test's default ten minutes.
 e2e:
-	$(GO) test -count=1 ./cmd/serve/e2e/...
+	$(GO) test -count=1 -timeout 5m ./cmd/serve/e2e/...
 
-## bench: the engine's benchmarks
+## bench: the Go benchmarks (engine, render, scenes), then the page's numbers in headless Chromium against the issue's targets
+# The page numbers come from TestPageNumbers in cmd/serve/e2e, run in go
+# test's local directory mode (no package argument) so that the table it
+# prints reaches the terminal; COMMLAB_BENCH=1 is what lets it run at all.
+# It also reads the display-list benchmarks from the Go benchmarks' output
+# ($COMMLAB_BENCH_GO), so one table holds every number the issue sets.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./engine/...
+	@out=$$(mktemp); trap 'rm -f "$$out"' EXIT; \
+	echo "$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./render/... ./scene/..."; \
+	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./render/... ./scene/... | tee "$$out"; \
+	echo "=== page numbers: cd cmd/serve/e2e && COMMLAB_BENCH=1 $(GO) test -run '^TestPageNumbers$$'"; \
+	cd cmd/serve/e2e && COMMLAB_BENCH=1 COMMLAB_BENCH_GO="$$out" $(GO) test -count=1 -timeout 15m -run '^TestPageNumbers$$'
 
-## clean: remove the generated site files (wasm, wasm_exec.js, reports)
+## clean: remove the generated site files (wasm, wasm_exec.js, thumbnails, reports)
 clean:
-	rm -rf $(SITE)/commlab.wasm $(SITE)/wasm_exec.js $(REPORTS)
+	rm -rf $(SITE)/commlab.wasm $(SITE)/wasm_exec.js $(SITE)/thumbs $(REPORTS)
 
 ## vendor-echarts: refresh the echarts copy that cmd/gen-report embeds (needs npm)
 # HOOK(gen-report): this recipe belongs to cmd/gen-report's owner; change it there.

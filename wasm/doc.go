@@ -1,23 +1,46 @@
-// Command wasm is commlab's browser visualizer: an Ebiten game compiled to
-// js/wasm that paints a scene's render.List on the page's canvas and offers
-// a small JavaScript API, window.commlab, to the page and to the end-to-end
-// tests.
+// Command wasm is commlab's browser visualizer: one Ebiten game compiled to
+// js/wasm that plays any scene of scene/catalog on the page's canvas, and
+// window.commlab, the JavaScript API the page, embedding pages and the
+// browser tests use.
 //
-// Build it with `make wasm` (GOOS=js GOARCH=wasm) and open site/scene.html
-// through `make serve`. Every file that imports Ebiten or syscall/js carries
-// the build constraint js && wasm, because Ebiten's native build needs cgo
-// and a display; natively this package builds to a program that only says
-// where the visualizer runs, so that `go build ./...` and `go vet ./...`
-// stay clean on a bare machine.
+// Build it with `make wasm` (GOOS=js GOARCH=wasm) and open
+// site/scene.html?scene=NAME through `make serve`. Every file that imports
+// Ebiten or syscall/js carries the build constraint js && wasm, because
+// Ebiten's native build needs cgo and a display; the rest (the view's state
+// and what each call does to it, the conversion of JavaScript values, the
+// key map, the glyph atlas) is plain Go, tested natively.
 //
-// The JavaScript API (all methods synchronous, none block):
+// The URL holds the whole view (scene.State): it is read once at start,
+// with every bad value reported and replaced by its default, and rewritten
+// with history.replaceState after every change (at most once a second
+// while playing), so reloading the address bar reproduces the view.
 //
-//	window.commlab.version() string  build identification, never empty
-//	window.commlab.state()   object  {scene, frames, playhead, width, height}
+// # window.commlab
 //
-// The page learns that the API exists from the "commlab-ready" event on
-// window.
+// All calls are synchronous and never block. "commlab-ready" is sent on
+// window when the API exists, "commlab-state" whenever the state changes
+// (at most ten times a second while only the playhead moves).
 //
-// For now the only picture is a placeholder schematic of a butterfly
-// allreduce; the scenes driven by engine traces replace it.
+//	version()        string, never empty
+//	scenes()         [{name, title, paper, summary}]
+//	fields()         the scene's fields: {key, label, unit, help, type, min, max,
+//	                 open_min, pow2, log, choices, default, want}
+//	state()          {scene, params {key: canonical text}, seed, seedText, t, end,
+//	                 steps, playing, speed, speeds, playSeconds, theme, themes,
+//	                 embed, autoplay, loop, query, numbers, errors [{key, value,
+//	                 want, message}], frames, draws, firstFrameMs, layoutMs,
+//	                 paintMs, width, height}
+//	setParams(obj)   {ok, errors}: fields and seed, theme, speed, loop, autoplay,
+//	                 t; numbers, booleans or strings; all or nothing
+//	play(), pause(), toggle(), faster(), slower(), restart(), step(dir)
+//	seek(t)          {ok, errors}
+//	pngDataURL(s?)   the current frame as a PNG data URL, from the Go rasteriser
+//	                 (render/raster) at s pixels per CSS pixel (default 1)
+//	exportPNG(s?)    downloads it (default scale 2, for slides)
+//	traceJSON()      the run as Chrome trace JSON (Perfetto opens it)
+//	exportTrace()    downloads it
+//	recordWebM(sec?) added by scene.js: records a play-through from the canvas
+//
+// The keyboard works on the page and in an iframe that has focus: space
+// plays or pauses, the arrows step, + and - change the speed, Home restarts.
 package main

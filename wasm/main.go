@@ -3,59 +3,47 @@
 package main
 
 import (
-	"os"
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"commlab/scene/catalog"
 )
 
 func main() {
 	if err := run(); err != nil {
-		// The console is where a page's errors go; the e2e tests fail on it.
-		js.Global().Get("console").Call("error", "commlab: "+err.Error())
-		os.Exit(1)
+		fatal(err.Error())
 	}
 }
 
 func run() error {
-	g := newGame(sceneFromURL())
-	release := exposeAPI(g)
+	query := js.Global().Get("location").Get("search").String()
+	a, err := newApp(catalog.All(), query)
+	if err != nil {
+		return err
+	}
+	g := newGame(a)
+	release := g.expose()
 	defer release()
+	g.publish(true) // the canonical URL at once, and the first state event
 
-	ebiten.SetWindowTitle("commlab")
+	// Keep playing when the iframe of a slide or the page loses focus.
 	ebiten.SetRunnableOnUnfocused(true)
+	// The screen keeps its pixels between frames, so that a paused view is
+	// not repainted 60 times a second.
+	ebiten.SetScreenClearedEveryFrame(false)
 	return ebiten.RunGame(g)
 }
 
-// sceneFromURL is the scene the page's URL asks for.
-func sceneFromURL() string {
-	return sceneParam(js.Global().Get("location").Get("href").String())
-}
-
-// exposeAPI installs window.commlab, announces it with a "commlab-ready"
-// event, and returns a func that removes it and releases the callbacks.
-// The callbacks only read the game's published snapshot: they never block.
-func exposeAPI(g *game) (release func()) {
-	version := js.FuncOf(func(js.Value, []js.Value) any { return buildVersion() })
-	state := js.FuncOf(func(js.Value, []js.Value) any {
-		s := g.state.Load()
-		return map[string]any{
-			"scene":    s.Scene,
-			"frames":   s.Frames,
-			"playhead": s.Playhead,
-			"width":    s.W,
-			"height":   s.H,
-		}
-	})
-	api := js.Global().Get("Object").New()
-	api.Set("version", version)
-	api.Set("state", state)
-	win := js.Global()
-	win.Set("commlab", api)
-	win.Call("dispatchEvent", js.Global().Get("Event").New("commlab-ready"))
-	return func() {
-		win.Delete("commlab")
-		version.Release()
-		state.Release()
+// fatal says on the page and in the console that the visualizer cannot
+// run; the page's loading note becomes the message.
+func fatal(msg string) {
+	msg = "commlab: " + msg
+	js.Global().Get("console").Call("error", msg)
+	doc := js.Global().Get("document")
+	if st := doc.Call("getElementById", "status"); st.Truthy() {
+		st.Set("textContent", msg)
+		st.Get("classList").Call("add", "error")
+		st.Set("hidden", false)
 	}
 }

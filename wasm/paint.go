@@ -5,119 +5,437 @@ package main
 import (
 	"image"
 	"image/color"
+	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 
 	"commlab/render"
 )
 
-// white is the 1x1 source texture for filled paths, cut from the middle of a
-// 3x3 image so that linear filtering never samples a transparent edge (the
-// same trick as Ebiten's vector package).
-var white = func() *ebiten.Image {
-	img := ebiten.NewImage(3, 3)
-	img.Fill(color.White)
-	return img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
-}()
-
-// paint draws a display list onto dst, scaling scene pixels by scale (the
-// device pixel ratio, so lines stay crisp on high-DPI screens).
+// painter is the Ebiten backend of render.List.
 //
-// Text is drawn with Ebiten's built-in debug font, which has one size and one
-// colour; proper fonts come with the first real scene.
-func paint(dst *ebiten.Image, l render.List, scale float64) {
+// Speed comes from how few draw calls a frame costs: the browser's WebGL
+// may be software (SwiftShader, in the browser tests and on machines
+// without a GPU), where every call and every offscreen pass counts. So
+// every shape and every glyph is a set of triangles drawn from one source
+// image, the glyph atlas, whose corner is a white block for shapes: Ebiten
+// merges consecutive DrawTriangles with the same source into one call. Only
+// a heat map (render.Grid) has its own image and breaks the batch.
+//
+// Edges are antialiased by feathering (a half-pixel ramp of vertex alpha
+// on either side of every edge) rather than with DrawTrianglesOptions
+// .AntiAlias, which renders through an offscreen buffer on each call.
+type painter struct {
+	atlas    *glyphAtlas
+	atlasImg *ebiten.Image
+	upload   []byte
+
+	vs    []ebiten.Vertex
+	is    []uint16
+	quads []quad
+	opts  ebiten.DrawTrianglesOptions
+	dst   *ebiten.Image
+	scale float32
+
+	grids   []*ebiten.Image // one per Grid item, by order in the list, reused
+	gridBuf []byte
+	nGrid   int
+}
+
+func newPainter() *painter {
+	p := &painter{atlas: newGlyphAtlas()}
+	// Unmanaged: its own texture, so that Ebiten never moves it between its
+	// internal atlases while glyphs are being added.
+	p.atlasImg = ebiten.NewImageWithOptions(image.Rect(0, 0, atlasSize, atlasSize), &ebiten.NewImageOptions{Unmanaged: true})
+	p.opts.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha
+	return p
+}
+
+// Paint draws l onto dst at scale device pixels per CSS pixel.
+func (p *painter) Paint(dst *ebiten.Image, l render.List, scale float64) {
+	p.dst, p.scale, p.nGrid = dst, float32(scale), 0
 	dst.Fill(l.Background)
-	s := float32(scale)
-	pt := func(p render.Point) (float32, float32) { return float32(p.X) * s, float32(p.Y) * s }
-	stroke := func(a, b render.Point, st render.Style) {
-		w := float32(st.StrokeWidth()) * s
-		for _, seg := range render.Dashes(a, b, st.Dash) {
-			x0, y0 := pt(seg[0])
-			x1, y1 := pt(seg[1])
-			vector.StrokeLine(dst, x0, y0, x1, y1, w, st.Stroke, true)
-		}
-	}
 	for _, it := range l.Items {
 		switch it := it.(type) {
 		case render.Rect:
-			x0, y0 := pt(it.Min)
-			x1, y1 := pt(it.Max)
-			if it.Fill.A != 0 {
-				vector.DrawFilledRect(dst, x0, y0, x1-x0, y1-y0, it.Fill, true)
-			}
-			if it.Stroke.A != 0 {
-				c := [4]render.Point{it.Min, {X: it.Max.X, Y: it.Min.Y}, it.Max, {X: it.Min.X, Y: it.Max.Y}}
-				for i := range c {
-					stroke(c[i], c[(i+1)%4], it.Style)
-				}
-			}
+			p.rect(it)
 		case render.Line:
 			if it.Stroke.A != 0 {
-				stroke(it.From, it.To, it.Style)
+				p.stroke(it.From, it.To, it.Style)
 			}
 		case render.Polyline:
-			// Dashes restart at every vertex; the scenes use dashed
-			// polylines only for short guides, where that is invisible.
+			// Dashes restart at every vertex; the scenes dash only short
+			// guides, where that does not show.
 			if it.Stroke.A != 0 {
 				for i := 1; i < len(it.Points); i++ {
-					stroke(it.Points[i-1], it.Points[i], it.Style)
+					p.stroke(it.Points[i-1], it.Points[i], it.Style)
 				}
 			}
 		case render.Arrow:
 			if it.Stroke.A != 0 {
 				sh := it.Shaft()
-				stroke(sh.From, sh.To, it.Style)
+				p.stroke(sh.From, sh.To, it.Style)
 			}
 			head := it.Fill
 			if head.A == 0 {
 				head = it.Stroke
 			}
 			if head.A != 0 {
-				fillTriangle(dst, it.HeadPoints(), scale, head)
+				p.triangle(it.HeadPoints(), head)
 			}
 		case render.Circle:
-			cx, cy := pt(it.Center)
-			r := float32(it.R) * s
-			if it.Fill.A != 0 {
-				vector.DrawFilledCircle(dst, cx, cy, r, it.Fill, true)
-			}
-			if it.Stroke.A != 0 {
-				vector.StrokeCircle(dst, cx, cy, r, float32(it.StrokeWidth())*s, it.Stroke, true)
-			}
+			p.circle(it)
 		case render.Text:
-			// The debug font's glyphs are 6x16 with the baseline near 12.
-			x, y := pt(it.At)
-			w := 6 * len(it.S)
-			switch it.Align {
-			case render.AlignCenter:
-				x -= float32(w) / 2
-			case render.AlignRight:
-				x -= float32(w)
+			p.text(it)
+		case render.Grid:
+			p.grid(it)
+		}
+	}
+	p.flush()
+}
+
+// flush uploads new glyphs and draws the queued triangles.
+func (p *painter) flush() {
+	for _, r := range p.atlas.Dirty() {
+		p.upload = p.atlas.Pixels(r, p.upload)
+		p.atlasImg.SubImage(r).(*ebiten.Image).WritePixels(p.upload)
+	}
+	if len(p.is) > 0 {
+		p.dst.DrawTriangles(p.vs, p.is, p.atlasImg, &p.opts)
+	}
+	p.vs, p.is = p.vs[:0], p.is[:0]
+}
+
+// reserve makes room for n more vertices in this batch (indices are 16
+// bits).
+func (p *painter) reserve(n int) {
+	if len(p.vs)+n > math.MaxUint16 {
+		p.flush()
+	}
+}
+
+// rgba is a premultiplied colour scaled by coverage a.
+type rgba [4]float32
+
+func premul(c color.RGBA, a float32) rgba {
+	return rgba{float32(c.R) / 255 * a, float32(c.G) / 255 * a, float32(c.B) / 255 * a, float32(c.A) / 255 * a}
+}
+
+// vertex appends a vertex sampling the white block and returns its index.
+func (p *painter) vertex(x, y float32, c rgba) uint16 {
+	return p.vertexUV(x, y, float32(whiteTexel.X), float32(whiteTexel.Y), c)
+}
+
+func (p *painter) vertexUV(x, y, u, v float32, c rgba) uint16 {
+	p.vs = append(p.vs, ebiten.Vertex{DstX: x, DstY: y, SrcX: u, SrcY: v, ColorR: c[0], ColorG: c[1], ColorB: c[2], ColorA: c[3]})
+	return uint16(len(p.vs) - 1)
+}
+
+func (p *painter) quadIdx(a, b, c, d uint16) {
+	p.is = append(p.is, a, b, c, a, c, d)
+}
+
+func (p *painter) pt(q render.Point) (float32, float32) {
+	return float32(q.X) * p.scale, float32(q.Y) * p.scale
+}
+
+func (p *painter) rect(r render.Rect) {
+	x0, y0 := p.pt(r.Min)
+	x1, y1 := p.pt(r.Max)
+	if x1 < x0 {
+		x0, x1 = x1, x0
+	}
+	if y1 < y0 {
+		y0, y1 = y1, y0
+	}
+	solid := r.Stroke.A != 0 && len(r.Dash) == 0
+	if solid && r.Fill.A == 255 && r.Stroke.A == 255 {
+		// An opaque box with an opaque outline: the outline's outer
+		// rectangle, then the fill inside it (four triangles, not ten).
+		ox0, oy0, ox1, oy1, ix0, iy0, ix1, iy1, hole := frame(x0, y0, x1, y1, float32(r.StrokeWidth())*p.scale)
+		p.fillRect(ox0, oy0, ox1, oy1, r.Stroke)
+		if hole {
+			p.fillRect(ix0, iy0, ix1, iy1, r.Fill)
+		}
+		return
+	}
+	if r.Fill.A != 0 {
+		p.fillRect(x0, y0, x1, y1, r.Fill)
+	}
+	if r.Stroke.A == 0 {
+		return
+	}
+	if len(r.Dash) > 0 {
+		c := [4]render.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}}
+		for i := range c {
+			p.stroke(c[i], c[(i+1)%4], r.Style)
+		}
+		return
+	}
+	p.frameRect(x0, y0, x1, y1, float32(r.StrokeWidth())*p.scale, r.Stroke)
+}
+
+// snap rounds to the nearest device pixel edge.
+func snap(x float32) float32 { return float32(math.Round(float64(x))) }
+
+// Axis-aligned rectangles and lines are snapped to whole device pixels:
+// that keeps boxes and rules crisp, and costs two triangles a fill and
+// eight an outline, against ten and twenty-four feathered. (Software WebGL
+// pays per triangle, and a butterfly at P = 64 has some 800 boxes.) Only a
+// rectangle that snapping would erase, being thinner than a pixel, is
+// drawn feathered at its coverage, so that a short jitter window still
+// shows.
+
+// fillRect fills an axis-aligned rectangle given in device pixels.
+func (p *painter) fillRect(x0, y0, x1, y1 float32, c color.RGBA) {
+	if x1-x0 <= 0 || y1-y0 <= 0 {
+		return
+	}
+	sx0, sy0, sx1, sy1 := snap(x0), snap(y0), snap(x1), snap(y1)
+	if sx1 > sx0 && sy1 > sy0 {
+		p.reserve(4)
+		col := premul(c, 1)
+		p.quadIdx(p.vertex(sx0, sy0, col), p.vertex(sx1, sy0, col), p.vertex(sx1, sy1, col), p.vertex(sx0, sy1, col))
+		return
+	}
+	p.featherRect(x0, y0, x1, y1, c)
+}
+
+// frameRect strokes the outline of an axis-aligned rectangle (device
+// pixels) with width w centred on its edges: a ring between the snapped
+// outer and inner rectangles, at least a pixel thick.
+func (p *painter) frameRect(x0, y0, x1, y1, w float32, c color.RGBA) {
+	ox0, oy0, ox1, oy1, ix0, iy0, ix1, iy1, hole := frame(x0, y0, x1, y1, w)
+	if !hole {
+		p.fillRect(ox0, oy0, ox1, oy1, c) // too small for a hole
+		return
+	}
+	col := premul(c, 1)
+	p.reserve(8)
+	o0, o1, o2, o3 := p.vertex(ox0, oy0, col), p.vertex(ox1, oy0, col), p.vertex(ox1, oy1, col), p.vertex(ox0, oy1, col)
+	i0, i1, i2, i3 := p.vertex(ix0, iy0, col), p.vertex(ix1, iy0, col), p.vertex(ix1, iy1, col), p.vertex(ix0, iy1, col)
+	p.quadIdx(o0, o1, i1, i0)
+	p.quadIdx(o1, o2, i2, i1)
+	p.quadIdx(o2, o3, i3, i2)
+	p.quadIdx(o3, o0, i0, i3)
+}
+
+// frame returns the snapped outer and inner rectangles of an outline of
+// width w on the rectangle x0..x1, y0..y1 (device pixels), and whether the
+// inner one is not empty.
+func frame(x0, y0, x1, y1, w float32) (ox0, oy0, ox1, oy1, ix0, iy0, ix1, iy1 float32, hole bool) {
+	h := w / 2
+	ox0, oy0, ox1, oy1 = snap(x0-h), snap(y0-h), snap(x1+h), snap(y1+h)
+	if ox1 <= ox0 {
+		ox1 = ox0 + 1
+	}
+	if oy1 <= oy0 {
+		oy1 = oy0 + 1
+	}
+	ix0, iy0 = max(snap(x0+h), ox0+1), max(snap(y0+h), oy0+1)
+	ix1, iy1 = min(snap(x1-h), ox1-1), min(snap(y1-h), oy1-1)
+	return ox0, oy0, ox1, oy1, ix0, iy0, ix1, iy1, ix1 > ix0 && iy1 > iy0
+}
+
+// featherRect fills a rectangle thinner than a pixel (device pixels):
+// its edges ramp over a pixel, and a side under a pixel long becomes a
+// pixel-wide ramp at its coverage.
+func (p *painter) featherRect(x0, y0, x1, y1 float32, c color.RGBA) {
+	inner := func(lo, hi float32) (float32, float32, float32) {
+		if hi-lo >= 1 {
+			return lo + 0.5, hi - 0.5, 1
+		}
+		m := (lo + hi) / 2
+		return m, m, hi - lo
+	}
+	ix0, ix1, ax := inner(x0, x1)
+	iy0, iy1, ay := inner(y0, y1)
+	in, out := premul(c, ax*ay), rgba{}
+	p.reserve(8)
+	o0, o1, o2, o3 := p.vertex(x0-0.5, y0-0.5, out), p.vertex(x1+0.5, y0-0.5, out), p.vertex(x1+0.5, y1+0.5, out), p.vertex(x0-0.5, y1+0.5, out)
+	i0, i1, i2, i3 := p.vertex(ix0, iy0, in), p.vertex(ix1, iy0, in), p.vertex(ix1, iy1, in), p.vertex(ix0, iy1, in)
+	p.quadIdx(i0, i1, i2, i3)
+	p.quadIdx(o0, o1, i1, i0)
+	p.quadIdx(o1, o2, i2, i1)
+	p.quadIdx(o2, o3, i3, i2)
+	p.quadIdx(o3, o0, i0, i3)
+}
+
+// stroke draws a segment in scene pixels with the style's width and dashes.
+func (p *painter) stroke(a, b render.Point, st render.Style) {
+	w := float32(st.StrokeWidth()) * p.scale
+	for _, seg := range render.Dashes(a, b, st.Dash) {
+		x0, y0 := p.pt(seg[0])
+		x1, y1 := p.pt(seg[1])
+		p.segment(x0, y0, x1, y1, w, st.Stroke)
+	}
+}
+
+// segment draws a straight stroke of width w in device pixels with butt
+// ends, feathered along its sides: full colour over the width less half a
+// pixel each side, fading to nothing half a pixel outside. A hairline
+// thinner than a pixel is a pixel-wide ramp at its coverage.
+func (p *painter) segment(x0, y0, x1, y1, w float32, c color.RGBA) {
+	dx, dy := x1-x0, y1-y0
+	n := float32(math.Hypot(float64(dx), float64(dy)))
+	if n == 0 {
+		return
+	}
+	if dx == 0 || dy == 0 {
+		// A rule or an axis: a snapped rectangle, w wide across.
+		h := w / 2
+		if dy == 0 {
+			p.fillRect(min(x0, x1), y0-h, max(x0, x1), y0+h, c)
+		} else {
+			p.fillRect(x0-h, min(y0, y1), x0+h, max(y0, y1), c)
+		}
+		return
+	}
+	nx, ny := -dy/n, dx/n // unit normal
+	out := rgba{}
+	// A tent across the stroke: full colour on the centre line, nothing
+	// half a pixel beyond either side, at the stroke's coverage when it is
+	// thinner than a pixel. Four triangles; the flat-topped profile would
+	// take six, and the scenes' diagonal strokes (messages) are 1-2 px.
+	mid := premul(c, min(w, 1))
+	o := w/2 + 0.5
+	p.reserve(6)
+	a0 := p.vertex(x0-nx*o, y0-ny*o, out)
+	b0 := p.vertex(x1-nx*o, y1-ny*o, out)
+	a1 := p.vertex(x0, y0, mid)
+	b1 := p.vertex(x1, y1, mid)
+	a2 := p.vertex(x0+nx*o, y0+ny*o, out)
+	b2 := p.vertex(x1+nx*o, y1+ny*o, out)
+	p.quadIdx(a0, b0, b1, a1)
+	p.quadIdx(a1, b1, b2, a2)
+}
+
+// triangle fills an arrow head: one triangle, not feathered (a head is
+// small and its colour is that of the feathered shaft it sits on; seven
+// triangles each would double an arrow's cost).
+func (p *painter) triangle(t [3]render.Point, c color.RGBA) {
+	col := premul(c, 1)
+	p.reserve(3)
+	a := p.vertex(float32(t[0].X)*p.scale, float32(t[0].Y)*p.scale, col)
+	b := p.vertex(float32(t[1].X)*p.scale, float32(t[1].Y)*p.scale, col)
+	d := p.vertex(float32(t[2].X)*p.scale, float32(t[2].Y)*p.scale, col)
+	p.is = append(p.is, a, b, d)
+}
+
+// circleSegments is how many straight pieces a circle of radius r device
+// pixels is drawn with: about one every 3 pixels of circumference.
+func circleSegments(r float32) int {
+	return min(max(int(2*math.Pi*float64(r)/3), 12), 180)
+}
+
+func (p *painter) circle(c render.Circle) {
+	cx, cy := p.pt(c.Center)
+	r := float32(c.R) * p.scale
+	if r <= 0 {
+		return
+	}
+	n := circleSegments(r + float32(c.StrokeWidth())*p.scale/2)
+	ring := func(rad []float32, cols []rgba, fillCentre bool) {
+		p.reserve(n*len(rad) + 1)
+		base := uint16(len(p.vs))
+		for i := range n {
+			s, co := math.Sincos(2 * math.Pi * float64(i) / float64(n))
+			for k, rr := range rad {
+				p.vertex(cx+rr*float32(co), cy+rr*float32(s), cols[k])
 			}
-			ebitenutil.DebugPrintAt(dst, it.S, int(x), int(y)-12)
+		}
+		m := uint16(len(rad))
+		idx := func(i, k int) uint16 { return base + uint16(i%n)*m + uint16(k) }
+		for i := range n {
+			for k := 0; k+1 < len(rad); k++ {
+				p.quadIdx(idx(i, k), idx(i+1, k), idx(i+1, k+1), idx(i, k+1))
+			}
+		}
+		if fillCentre {
+			centre := p.vertex(cx, cy, cols[0])
+			for i := range n {
+				p.is = append(p.is, centre, idx(i, 0), idx(i+1, 0))
+			}
+		}
+	}
+	if c.Fill.A != 0 {
+		in, cov := max(r-0.5, 0), float32(1)
+		if r < 0.5 {
+			cov = 2 * r
+		}
+		col := premul(c.Fill, cov)
+		ring([]float32{in, r + 0.5}, []rgba{col, {}}, true)
+	}
+	if c.Stroke.A != 0 {
+		h := float32(c.StrokeWidth()) * p.scale / 2
+		col := premul(c.Stroke, min(2*h, 1))
+		if h < 0.5 {
+			ring([]float32{max(r-h-0.5, 0), r, r + h + 0.5}, []rgba{{}, col, {}}, false)
+		} else {
+			ring([]float32{max(r-h-0.5, 0), max(r-h+0.5, 0), r + h - 0.5, r + h + 0.5}, []rgba{{}, col, col, {}}, false)
 		}
 	}
 }
 
-// fillTriangle fills a triangle given in scene pixels.
-func fillTriangle(dst *ebiten.Image, p [3]render.Point, scale float64, c color.RGBA) {
-	var path vector.Path
-	path.MoveTo(float32(p[0].X*scale), float32(p[0].Y*scale))
-	path.LineTo(float32(p[1].X*scale), float32(p[1].Y*scale))
-	path.LineTo(float32(p[2].X*scale), float32(p[2].Y*scale))
-	path.Close()
-	vs, is := path.AppendVerticesAndIndicesForFilling(nil, nil)
-	r, g, b, a := c.RGBA()
-	for i := range vs {
-		vs[i].SrcX, vs[i].SrcY = 1, 1 // the centre texel of white, in its parent's coordinates
-		vs[i].ColorR = float32(r) / 0xffff
-		vs[i].ColorG = float32(g) / 0xffff
-		vs[i].ColorB = float32(b) / 0xffff
-		vs[i].ColorA = float32(a) / 0xffff
+// text draws glyph quads from the atlas, tinted by the vertex colour.
+func (p *painter) text(t render.Text) {
+	if t.S == "" || t.Color.A == 0 {
+		return
 	}
-	op := &ebiten.DrawTrianglesOptions{AntiAlias: true}
-	op.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha
-	dst.DrawTriangles(vs, is, white, op)
+	var full bool
+	p.quads, full = p.atlas.Layout(t, float64(p.scale), p.quads[:0])
+	if full {
+		// Draw what uses the old glyphs, then start the atlas afresh.
+		p.flush()
+		p.atlas.Reset()
+		p.quads, _ = p.atlas.Layout(t, float64(p.scale), p.quads[:0])
+	}
+	col := premul(t.Color, 1)
+	for _, q := range p.quads {
+		p.reserve(4)
+		w, h := float32(q.Src.Dx()), float32(q.Src.Dy())
+		u0, v0 := float32(q.Src.Min.X), float32(q.Src.Min.Y)
+		p.quadIdx(
+			p.vertexUV(q.X, q.Y, u0, v0, col),
+			p.vertexUV(q.X+w, q.Y, u0+w, v0, col),
+			p.vertexUV(q.X+w, q.Y+h, u0+w, v0+h, col),
+			p.vertexUV(q.X, q.Y+h, u0, v0+h, col),
+		)
+	}
+}
+
+// grid draws a heat map: its cells uploaded as Cols x Rows pixels into a
+// reused image and scaled up with nearest filtering, so that cells stay
+// sharp blocks and a strip of 4096 processes costs one draw.
+func (p *painter) grid(g render.Grid) {
+	if g.Cols <= 0 || g.Rows <= 0 || len(g.Cells) != g.Cols*g.Rows {
+		return
+	}
+	p.flush()
+	i := p.nGrid
+	p.nGrid++
+	for len(p.grids) <= i {
+		p.grids = append(p.grids, nil)
+	}
+	img := p.grids[i]
+	if img == nil || img.Bounds().Dx() != g.Cols || img.Bounds().Dy() != g.Rows {
+		if img != nil {
+			img.Deallocate()
+		}
+		img = ebiten.NewImage(g.Cols, g.Rows)
+		p.grids[i] = img
+	}
+	buf := p.gridBuf[:0]
+	for _, c := range g.Cells {
+		buf = append(buf, c.R, c.G, c.B, c.A)
+	}
+	p.gridBuf = buf
+	img.WritePixels(buf)
+	x0, y0 := p.pt(g.Min)
+	x1, y1 := p.pt(g.Max)
+	var op ebiten.DrawImageOptions
+	op.GeoM.Scale(float64(x1-x0)/float64(g.Cols), float64(y1-y0)/float64(g.Rows))
+	op.GeoM.Translate(float64(x0), float64(y0))
+	op.Filter = ebiten.FilterNearest
+	p.dst.DrawImage(img, &op)
 }

@@ -8,10 +8,24 @@
 // to a host other than 127.0.0.1: the site must work offline.
 //
 // They build what they need rather than trusting site/: the wasm is compiled
-// from the current source into a temporary directory, and the reports come
-// from $COMMLAB_REPORTS (make test points it at the quick report it just
-// generated), else site/reports when it holds a report, else a quick report
-// generated into a temporary directory.
+// from the current source into a temporary directory, once per run and
+// shared by every scene test, and the reports come from $COMMLAB_REPORTS
+// (make test points it at the quick report it just generated), else
+// site/reports when it holds a report, else a quick report generated into a
+// temporary directory. One headless Chromium serves the whole run, each test
+// in a tab of its own; the page numbers start a fresh browser per load.
+//
+// The scene tests hold the page to its contract (window.commlab and the
+// page's DOM, documented in README.md): every scene of scene/catalog loads
+// and draws, state() and the address bar follow the controls and the API, a
+// reload reproduces the view, bad URL values and bad input are reported on the page exactly
+// as scene.ParseQuery and Field.Parse word them, embed mode works in a
+// 640x360 iframe with the keyboard, and the page's numbers and trace are
+// bit for bit the ones the scene gives when built natively.
+//
+// TestPageNumbers measures the issue's page numbers (wasm size, first frame,
+// frames per second) and prints them against their targets; it runs only
+// with COMMLAB_BENCH=1, which `make bench` sets.
 //
 // Chromium is /usr/bin/chromium or $CHROMIUM. Without it the tests skip,
 // unless CI=true, where they fail: CI must not pass by testing nothing.

@@ -18,8 +18,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -32,8 +35,8 @@ const (
 	repoDir = "../../.."
 )
 
-// browserTimeout bounds one test's browser, so a hung page fails the test
-// instead of stalling the run until go test's own 10-minute timeout.
+// browserTimeout bounds one test's time in its tab, so a hung page fails
+// the test instead of stalling the run until go test's own 10-minute timeout.
 const browserTimeout = 2 * time.Minute
 
 // inCI reports whether missing tools must fail rather than skip.
@@ -89,7 +92,7 @@ func serveSite(t *testing.T, mounts ...mount) string {
 
 func pathDir(p string) string { return p[:strings.LastIndex(p, "/")] }
 
-// session is one browser with one tab, and the problems seen in it.
+// session is one browser tab, and the problems seen in it.
 type session struct {
 	t    *testing.T
 	ctx  context.Context
@@ -99,13 +102,21 @@ type session struct {
 	problems []string
 }
 
-// newSession starts a fresh headless Chromium (its own temporary profile)
-// pointed at base. Unless the test calls expectProblems, any problem the
-// page shows fails the test when it ends.
-func newSession(t *testing.T, base string) *session {
-	t.Helper()
-	exe := chromium(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+// The shared browser: one headless Chromium for the whole package run, each
+// test in a tab of its own (starting a browser costs about a second, a tab
+// almost nothing). TestMain stops it.
+var shared struct {
+	once   sync.Once
+	ctx    context.Context
+	cancel func()
+	err    error
+}
+
+// allocatorOptions are the flags every browser of these tests starts with:
+// headless, no sandbox, software WebGL, nothing phoning home, a fresh
+// profile in profile.
+func allocatorOptions(exe, profile string, width, height int) []chromedp.ExecAllocatorOption {
+	return append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
 		chromedp.NoSandbox, // root in CI containers has no user namespace sandbox
@@ -118,22 +129,106 @@ func newSession(t *testing.T, base string) *session {
 		// SwiftShader software rasteriser. Chromium is phasing out using
 		// it unasked; this flag keeps the tests working after that.
 		chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1024, 768),
+		// A tab that is not in front gets no animation frames; the tests'
+		// tabs must keep drawing whatever the browser thinks of them.
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(width, height),
 	)
-	// The overall timeout is on the browser's own context on purpose: it
-	// stops the whole browser if a test hangs.
-	ctx, cancelTimeout := context.WithTimeout(t.Context(), browserTimeout)
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	ctx, cancelCtx := chromedp.NewContext(ctx)
+}
+
+// startBrowser launches Chromium with a fresh profile and returns the
+// context of its first tab. The browser lives until cancel.
+func startBrowser(exe, profile string, width, height int) (ctx context.Context, cancel func(), err error) {
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocatorOptions(exe, profile, width, height)...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	cancel = func() { cancelCtx(); cancelAlloc() }
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		return nil, nil, fmt.Errorf("starting Chromium %s: %w", exe, err)
+	}
+	return ctx, cancel, nil
+}
+
+// sharedBrowser returns the package's browser, starting it on first use.
+func sharedBrowser(t *testing.T) context.Context {
+	t.Helper()
+	exe := chromium(t)
+	shared.once.Do(func() {
+		var profile string
+		profile, shared.err = os.MkdirTemp("", "commlab-e2e-profile-")
+		if shared.err != nil {
+			return
+		}
+		cleanups = append(cleanups, func() { os.RemoveAll(profile) })
+		shared.ctx, shared.cancel, shared.err = startBrowser(exe, profile, 1024, 768)
+		if shared.err == nil {
+			cleanups = append(cleanups, shared.cancel)
+		}
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.ctx
+}
+
+// cleanups run when the package's tests end, last first: the shared
+// browser, the shared wasm.
+var cleanups []func()
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
+	os.Exit(code)
+}
+
+// newSession opens a tab on base in the shared browser. Unless the test
+// takes its problems with seen, any problem the page shows fails the test
+// when it ends.
+func newSession(t *testing.T, base string) *session {
+	t.Helper()
+	tab, closeTab := chromedp.NewContext(sharedBrowser(t))
+	return attach(t, base, tab, closeTab)
+}
+
+// newBrowserSession starts a browser of its own for the test, with a fresh
+// profile (a cold cache) and a window of width x height CSS pixels.
+func newBrowserSession(t *testing.T, base string, width, height int) *session {
+	t.Helper()
+	ctx, cancel, err := startBrowser(chromium(t), t.TempDir(), width, height)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return attach(t, base, ctx, cancel)
+}
+
+// attach makes a session of the tab ctx: it watches the tab's events,
+// brings it to the front, and bounds the test's time in it.
+func attach(t *testing.T, base string, tab context.Context, closeTab func()) *session {
+	t.Helper()
+	// The timeout is on a child of the tab's context: when it ends, the
+	// test's next browser call fails instead of the run stalling until go
+	// test's own 10-minute timeout, and the shared browser lives on.
+	ctx, cancelTimeout := context.WithTimeout(tab, browserTimeout)
 	s := &session{t: t, ctx: ctx, base: base}
 	t.Cleanup(func() {
-		cancelCtx()
-		cancelAlloc()
 		cancelTimeout()
+		closeTab()
 	})
-	if err := chromedp.Listen(ctx, s.watch); err != nil {
-		t.Fatalf("starting Chromium: %v", err)
+	if err := chromedp.Listen(tab, s.watch); err != nil {
+		t.Fatalf("opening a tab in Chromium: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, page.BringToFront, cdp.Empty{}); err != nil {
+		t.Fatalf("bringing the tab to the front: %v", err)
+	}
+	// Each tab behaves as if it had the focus, as the one window a person
+	// looks at does: focus() and keyboard events work in every test's tab.
+	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatalf("emulating focus: %v", err)
 	}
 	t.Cleanup(func() {
 		for _, p := range s.seen() {
@@ -280,37 +375,111 @@ func (s *session) snap(name string) {
 // its output if it fails.
 func goCmd(t *testing.T, env []string, args ...string) {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), "go", args...)
+	if err := runGo(t.Context(), env, args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runGo runs the go command in the repository root; its error holds the
+// command's output.
+func runGo(ctx context.Context, env []string, args ...string) error {
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = repoDir
 	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out.String())
+		return fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out.String())
 	}
+	return nil
 }
 
-// buildWasm compiles the visualizer from the current source, the way
-// `make wasm` does, and puts wasm_exec.js from the same toolchain beside it.
-// It returns the directory holding both.
-func buildWasm(t *testing.T) string {
+// The wasm built from the current source, once per package run: every
+// scene test loads the same binary.
+var wasmBuild struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// sharedWasm returns the directory holding commlab.wasm, built from the
+// current source the way `make wasm` builds it, and wasm_exec.js from the
+// same toolchain beside it. The first caller builds it.
+func sharedWasm(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
+	wasmBuild.once.Do(func() {
+		start := time.Now()
+		wasmBuild.dir, wasmBuild.err = os.MkdirTemp("", "commlab-e2e-wasm-")
+		if wasmBuild.err != nil {
+			return
+		}
+		dir := wasmBuild.dir
+		cleanups = append(cleanups, func() { os.RemoveAll(dir) })
+		wasmBuild.err = buildWasm(context.Background(), dir)
+		t.Logf("built commlab.wasm for the browser tests in %v", time.Since(start).Round(time.Millisecond))
+	})
+	if wasmBuild.err != nil {
+		t.Fatal(wasmBuild.err)
+	}
+	return wasmBuild.dir
+}
+
+// buildWasm compiles the visualizer into dir/commlab.wasm with `make wasm`'s
+// flags and copies wasm_exec.js from the same toolchain beside it.
+func buildWasm(ctx context.Context, dir string) error {
 	wasm, err := filepath.Abs(filepath.Join(dir, "commlab.wasm"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	goCmd(t, []string{"GOOS=js", "GOARCH=wasm"}, "build", "-trimpath", "-ldflags=-s -w", "-o", wasm, "./wasm/")
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err := runGo(ctx, []string{"GOOS=js", "GOARCH=wasm"}, "build", "-trimpath", "-ldflags=-s -w", "-o", wasm, "./wasm/"); err != nil {
+		return err
+	}
+	goroot, err := exec.CommandContext(ctx, "go", "env", "GOROOT").Output()
 	if err != nil {
-		t.Fatalf("go env GOROOT: %v", err)
+		return fmt.Errorf("go env GOROOT: %v", err)
 	}
 	glue, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), glue, 0o644); err != nil {
-		t.Fatal(err)
+	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), glue, 0o644)
+}
+
+// serveScenes serves the site with the shared wasm (and any extra mounts)
+// and returns its base URL.
+func serveScenes(t *testing.T, extra ...mount) string {
+	t.Helper()
+	chromium(t) // skip before the slow build when there is no browser
+	wasm := sharedWasm(t)
+	return serveSite(t, append([]mount{
+		{"/commlab.wasm", wasm},
+		{"/wasm_exec.js", wasm},
+	}, extra...)...)
+}
+
+// The index page's thumbnails, generated once per run as `make thumbs`
+// does, since site/thumbs is not committed.
+var thumbs struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// sharedThumbs returns a directory holding cmd/gen-anim's thumbnails of
+// the current source's scenes.
+func sharedThumbs(t *testing.T) string {
+	t.Helper()
+	thumbs.once.Do(func() {
+		thumbs.dir, thumbs.err = os.MkdirTemp("", "commlab-e2e-thumbs-")
+		if thumbs.err != nil {
+			return
+		}
+		dir := thumbs.dir
+		cleanups = append(cleanups, func() { os.RemoveAll(dir) })
+		thumbs.err = runGo(context.Background(), nil, "run", "./cmd/gen-anim", "-thumbs", dir)
+	})
+	if thumbs.err != nil {
+		t.Fatal(thumbs.err)
 	}
-	return dir
+	return thumbs.dir
 }

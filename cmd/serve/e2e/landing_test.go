@@ -13,16 +13,29 @@ import (
 )
 
 func TestLandingPage(t *testing.T) {
-	s := newSession(t, serveSite(t))
+	chromium(t) // skip before generating thumbnails when there is no browser
+	s := newSession(t, serveSite(t, mount{"/thumbs/", sharedThumbs(t)}))
 	s.open("index.html")
 
 	if title := eval[string](s, `document.title`); !strings.Contains(title, "commlab") {
 		t.Errorf("title %q does not name commlab", title)
 	}
-	for _, href := range []string{"reports/index.html", "scene.html?scene=butterfly"} {
-		if !eval[bool](s, `document.querySelector('a[href="`+href+`"]') !== null`) {
+	if !eval[bool](s, `document.querySelector('a[href="reports/index.html"]') !== null`) {
+		t.Errorf("no link to reports/index.html")
+	}
+	// Every scene has a card: a link, a paragraph and a thumbnail that loaded.
+	for _, sc := range scenes(t) {
+		href := "scene.html?scene=" + sc.Info().Name
+		a := `document.querySelector('a[href="` + href + `"]')`
+		if !eval[bool](s, a+` !== null`) {
 			t.Errorf("no link to %s", href)
+			continue
 		}
+		card := a + `.closest('li, article, section, div') || ` + a
+		if eval[string](s, `((c) => c.querySelector('p') ? c.querySelector('p').textContent.trim() : '')(`+card+`)`) == "" {
+			t.Errorf("the card for %s has no paragraph saying what it shows", href)
+		}
+		s.waitFor("the thumbnail of "+href, `((c) => [...c.querySelectorAll('img')].some(i => i.complete && i.naturalWidth > 0))(`+card+`)`, 5*time.Second)
 	}
 	// style.css applied: the page background is the stylesheet's paper colour,
 	// not the browser's white.

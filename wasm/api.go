@@ -1,0 +1,271 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"runtime/debug"
+	"syscall/js"
+
+	"commlab/engine/trace"
+	"commlab/scene"
+)
+
+// expose installs window.commlab (see doc.go for the contract) and the
+// keyboard handler, announces the API with "commlab-ready", and returns a
+// func that removes both and releases every callback.
+func (g *game) expose() (release func()) {
+	win := js.Global()
+	api := js.Global().Get("Object").New()
+	var funcs []js.Func
+	def := func(name string, f func(args []js.Value) any) {
+		fn := js.FuncOf(func(_ js.Value, args []js.Value) (ret any) {
+			// A bug must not take the visualizer down with it: report it
+			// and keep the last picture.
+			defer func() {
+				if r := recover(); r != nil {
+					msg := fmt.Sprintf("commlab.%s: internal error: %v", name, r)
+					js.Global().Get("console").Call("error", msg+"\n"+string(debug.Stack()))
+					ret = result([]*scene.FieldError{{Key: "internal", Value: name, Want: msg}})
+				}
+			}()
+			return f(args)
+		})
+		funcs = append(funcs, fn)
+		api.Set(name, fn)
+	}
+	locked := func(f func(a *app) any) any {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return f(g.app)
+	}
+	// change runs a change and then tells the page, outside the lock.
+	change := func(f func(a *app) []*scene.FieldError) any {
+		g.mu.Lock()
+		errs := f(g.app)
+		g.mu.Unlock()
+		g.publish(true)
+		return result(errs)
+	}
+	act := func(x action) func([]js.Value) any {
+		return func([]js.Value) any {
+			return change(func(a *app) []*scene.FieldError { a.Do(x); return nil })
+		}
+	}
+
+	def("version", func([]js.Value) any { return buildVersion() })
+	def("scenes", func([]js.Value) any { return locked(func(a *app) any { return a.Scenes() }) })
+	def("fields", func([]js.Value) any { return locked(func(a *app) any { return a.Fields() }) })
+	def("state", func([]js.Value) any {
+		return locked(func(a *app) any { return a.State(int(g.w), int(g.h)) })
+	})
+	def("setParams", func(args []js.Value) any {
+		kv, errs := jsParams(args)
+		if len(errs) > 0 {
+			return change(func(a *app) []*scene.FieldError { a.errs = errs; a.dirty = true; return errs })
+		}
+		return change(func(a *app) []*scene.FieldError { return a.SetParams(kv) })
+	})
+	def("play", act(actPlay))
+	def("pause", act(actPause))
+	def("toggle", act(actToggle))
+	def("faster", act(actFaster))
+	def("slower", act(actSlower))
+	def("restart", act(actRestart))
+	def("step", func(args []js.Value) any {
+		dir := 1
+		if len(args) > 0 && args[0].Type() == js.TypeNumber && args[0].Float() < 0 {
+			dir = -1
+		}
+		if dir < 0 {
+			return act(actStepBack)(nil)
+		}
+		return act(actStepFwd)(nil)
+	})
+	def("seek", func(args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeNumber {
+			v := "undefined"
+			if len(args) > 0 {
+				v = args[0].Type().String()
+			}
+			return change(func(a *app) []*scene.FieldError {
+				a.errs = []*scene.FieldError{{Key: scene.KeyT, Value: v, Want: "a time in seconds (a number)"}}
+				a.dirty = true
+				return a.errs
+			})
+		}
+		t := args[0].Float()
+		return change(func(a *app) []*scene.FieldError { return a.Seek(t) })
+	})
+	def("traceJSON", func([]js.Value) any {
+		b, err := g.traceJSON()
+		if err != nil {
+			return js.Null()
+		}
+		return string(b)
+	})
+	def("exportTrace", func([]js.Value) any {
+		b, err := g.traceJSON()
+		if err != nil {
+			return result([]*scene.FieldError{fieldError(err)})
+		}
+		download(g.fileName("trace.json"), "application/json", b)
+		return result(nil)
+	})
+	def("pngDataURL", func(args []js.Value) any {
+		b, err := g.png(pngScale(args, 1))
+		if err != nil {
+			return js.Null()
+		}
+		return "data:image/png;base64," + base64.StdEncoding.EncodeToString(b)
+	})
+	def("exportPNG", func(args []js.Value) any {
+		// Slides are projected large: twice the canvas by default.
+		b, err := g.png(pngScale(args, 2))
+		if err != nil {
+			return result([]*scene.FieldError{fieldError(err)})
+		}
+		download(g.fileName("png"), "image/png", b)
+		return result(nil)
+	})
+
+	keys := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		g.key(args[0])
+		return nil
+	})
+	funcs = append(funcs, keys)
+	win.Call("addEventListener", "keydown", keys)
+
+	win.Set("commlab", api)
+	win.Call("dispatchEvent", js.Global().Get("Event").New("commlab-ready"))
+	return func() {
+		win.Call("removeEventListener", "keydown", keys)
+		win.Delete("commlab")
+		for _, f := range funcs {
+			f.Release()
+		}
+	}
+}
+
+// result is the {ok, errors} object the changing calls return.
+func result(errs []*scene.FieldError) any {
+	list := make([]any, len(errs))
+	for i, e := range errs {
+		list[i] = map[string]any{"key": e.Key, "value": e.Value, "want": e.Want, "message": message(e)}
+	}
+	return map[string]any{"ok": len(errs) == 0, "errors": list}
+}
+
+// jsParams reads setParams' object argument into text values.
+func jsParams(args []js.Value) (map[string]string, []*scene.FieldError) {
+	if len(args) == 0 || args[0].Type() != js.TypeObject {
+		return nil, []*scene.FieldError{{Key: "params", Value: "not an object", Want: "an object such as {P: 32, seed: 7}"}}
+	}
+	obj := args[0]
+	names := js.Global().Get("Object").Call("keys", obj)
+	kv := make(map[string]string, names.Length())
+	var errs []*scene.FieldError
+	for i := range names.Length() {
+		key := names.Index(i).String()
+		v := obj.Get(key)
+		var x any
+		switch v.Type() {
+		case js.TypeNumber:
+			x = v.Float()
+		case js.TypeBoolean:
+			x = v.Bool()
+		case js.TypeString:
+			x = v.String()
+		default:
+			x = jsOther(v.Type().String())
+		}
+		s, err := paramText(key, x)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		kv[key] = s
+	}
+	return kv, errs
+}
+
+func pngScale(args []js.Value, def float64) float64 {
+	if len(args) > 0 && args[0].Type() == js.TypeNumber {
+		if s := args[0].Float(); s >= 0.25 && s <= 8 {
+			return s
+		}
+	}
+	return def
+}
+
+// key handles a keydown anywhere in the page (or in the iframe that has
+// focus): the keys of keyAction, unless the key belongs to a control.
+func (g *game) key(e js.Value) {
+	t := e.Get("target")
+	tag := ""
+	if tn := t.Get("tagName"); tn.Type() == js.TypeString {
+		tag = tn.String()
+	}
+	if keyTargetIgnored(tag, t.Get("isContentEditable").Truthy()) {
+		return
+	}
+	x := keyAction(e.Get("key").String(), e.Get("code").String(),
+		e.Get("ctrlKey").Bool(), e.Get("altKey").Bool(), e.Get("metaKey").Bool())
+	if x == actNone {
+		return
+	}
+	// The page must not scroll on space and arrows.
+	e.Call("preventDefault")
+	if e.Get("repeat").Bool() && (x == actToggle || x == actRestart) {
+		return
+	}
+	g.mu.Lock()
+	g.app.Do(x)
+	g.mu.Unlock()
+	g.publish(true)
+}
+
+func (g *game) traceJSON() ([]byte, error) {
+	g.mu.Lock()
+	tr := g.app.run.Trace()
+	g.mu.Unlock()
+	if tr == nil {
+		return nil, fmt.Errorf("this run has no trace")
+	}
+	var b bytes.Buffer
+	if err := trace.WriteChrome(&b, tr); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// fileName is commlab-SCENE.ext for downloads.
+func (g *game) fileName(ext string) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return "commlab-" + g.app.st.Scene + "." + ext
+}
+
+// download hands data to the browser as a file, through a blob: URL that
+// is revoked once the download has started.
+func download(name, mime string, data []byte) {
+	global := js.Global()
+	arr := global.Get("Uint8Array").New(len(data))
+	js.CopyBytesToJS(arr, data)
+	opts := global.Get("Object").New()
+	opts.Set("type", mime)
+	blob := global.Get("Blob").New(global.Get("Array").Call("of", arr), opts)
+	urlAPI := global.Get("URL")
+	href := urlAPI.Call("createObjectURL", blob)
+	doc := global.Get("document")
+	a := doc.Call("createElement", "a")
+	a.Set("href", href)
+	a.Set("download", name)
+	a.Set("hidden", true)
+	doc.Get("body").Call("appendChild", a)
+	a.Call("click")
+	a.Call("remove")
+	global.Call("setTimeout", urlAPI.Get("revokeObjectURL").Call("bind", urlAPI, href), 10000)
+}

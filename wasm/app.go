@@ -1,0 +1,470 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"commlab/render"
+	"commlab/scene"
+)
+
+// app is the visualizer's state and everything the page can do to it, in
+// pure Go so that it is tested natively: the Ebiten game and the
+// window.commlab callbacks (js && wasm files) only translate to and from it.
+//
+// Its invariant: st, run and player always describe a run that built. A
+// change that fails (a bad value, or a Build error such as duration ≥
+// period) changes nothing and only replaces the error messages, so the
+// last valid run stays on screen.
+type app struct {
+	reg    scene.Registry
+	sc     scene.Scene
+	st     scene.State // the valid state; st.T and st.Speed follow player
+	run    scene.Run
+	player *scene.Player
+	runID  int // counts successful Builds, so a frame knows its run changed
+
+	// errs are the messages the page shows: the URL's bad values after
+	// load, then those of the last change that failed.
+	errs []*scene.FieldError
+
+	frames int64 // Update ticks
+	draws  int64 // real paints
+
+	// layoutMs and paintMs are the Go side's cost of a frame: laying out
+	// the display list, and turning it into Ebiten draw calls (the
+	// browser's WebGL work comes after and is not in it).
+	layoutMs, paintMs mean
+
+	// firstFrameMs is performance.now() at the first paint of a built run.
+	firstFrameMs float64
+
+	// dirty says the page has not yet heard of a discrete change (anything
+	// but the playhead moving while playing): the URL and the
+	// "commlab-state" event then go out at once, not throttled.
+	dirty bool
+	// query is the query last written to the address bar.
+	query string
+}
+
+// newApp starts from a page URL's query. Bad values are kept as messages
+// and replaced by defaults. If the remaining values still do not build (a
+// constraint between fields, say duration ≥ period), the scene's defaults
+// are built instead, with the Build error among the messages; only if the
+// defaults fail too is there no picture, and newApp returns an error.
+func newApp(reg scene.Registry, query string) (*app, error) {
+	if len(reg) == 0 {
+		return nil, errors.New("this build has no scenes")
+	}
+	st, errs := scene.ParseQuery(query, reg)
+	a := &app{reg: reg, dirty: true}
+	for _, err := range errs {
+		a.errs = append(a.errs, fieldError(err))
+	}
+	a.sc, _ = reg.Lookup(st.Scene)
+	run, err := a.sc.Build(st.Values, st.Seed)
+	if err != nil {
+		a.errs = append(a.errs, fieldError(err))
+		def := scene.Default(a.sc)
+		st.Values = def.Values
+		if run, err = a.sc.Build(st.Values, st.Seed); err != nil {
+			return nil, fmt.Errorf("scene %s does not build with its defaults: %w", st.Scene, err)
+		}
+	}
+	a.st = st
+	a.install(run)
+	a.player.Speed, a.player.Loop = st.Speed, st.Loop
+	if err := a.player.Seek(st.T); err != nil {
+		a.errs = append(a.errs, fieldError(err))
+	}
+	if st.Autoplay {
+		a.player.Play()
+	}
+	a.sync()
+	return a, nil
+}
+
+// install makes run current with a fresh player that keeps the old one's
+// speed, loop, play state and playhead (moved to the end if the new run is
+// shorter).
+func (a *app) install(run scene.Run) {
+	old := a.player
+	a.run, a.runID = run, a.runID+1
+	a.player = scene.NewPlayer(run)
+	if old != nil {
+		a.player.Speed, a.player.Loop, a.player.Playing = old.Speed, old.Loop, old.Playing
+		a.player.T = min(old.T, a.player.End)
+	}
+}
+
+// sync copies the player's playhead and speed into the state the URL shows.
+func (a *app) sync() {
+	a.st.T, a.st.Speed, a.st.Loop = a.player.T, a.player.Speed, a.player.Loop
+}
+
+// fieldError turns any error into the page's message form.
+func fieldError(err error) *scene.FieldError {
+	var fe *scene.FieldError
+	if errors.As(err, &fe) {
+		return fe
+	}
+	return &scene.FieldError{Key: "run", Value: "", Want: err.Error()}
+}
+
+// message is the sentence the page shows for e.
+func message(e *scene.FieldError) string {
+	if e.Key == "run" && e.Value == "" {
+		return e.Want
+	}
+	return e.Error()
+}
+
+// Query is the canonical URL query of the current view.
+func (a *app) Query() string {
+	a.sync()
+	return a.st.Query(a.sc)
+}
+
+// SetParams applies a change of parameters and view settings given as
+// text (see paramText for how JavaScript values become text). All or
+// nothing: every value must parse and the result must build, or nothing
+// changes and the errors come back (and become the page's messages).
+func (a *app) SetParams(kv map[string]string) []*scene.FieldError {
+	next := a.st
+	next.Values = a.st.Values.Clone()
+	speed, loop := a.player.Speed, a.player.Loop
+	t, seek := 0.0, false
+	var errs []*scene.FieldError
+	bad := func(err error) { errs = append(errs, fieldError(err)) }
+	fields := a.sc.Fields()
+	keys := make([]string, 0, len(kv))
+	for k := range kv {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		raw := kv[key]
+		switch key {
+		case scene.KeySeed:
+			x, err := strconv.ParseUint(strings.TrimSpace(raw), 10, 64)
+			if err != nil {
+				bad(&scene.FieldError{Key: key, Value: raw, Want: "a whole number in [0, 18446744073709551615]"})
+				continue
+			}
+			next.Seed = x
+		case scene.KeyTheme:
+			if _, ok := render.ThemeByName(raw); !ok {
+				bad(&scene.FieldError{Key: key, Value: raw, Want: "one of " + strings.Join(render.ThemeNames, ", ")})
+				continue
+			}
+			next.Theme = raw
+		case scene.KeySpeed:
+			x, err := scene.ParseSpeed(raw)
+			if err != nil {
+				bad(err)
+				continue
+			}
+			speed = x
+		case scene.KeyT:
+			x, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+			if err != nil || !(x >= 0) || math.IsInf(x, 0) {
+				bad(&scene.FieldError{Key: key, Value: raw, Want: "a time in seconds, 0 or more"})
+				continue
+			}
+			t, seek = x, true
+		case scene.KeyLoop, scene.KeyAutoplay:
+			v, err := scene.Field{Key: key, Kind: scene.Bool}.Parse(raw)
+			if err != nil {
+				bad(err)
+				continue
+			}
+			if key == scene.KeyLoop {
+				loop = v == "1"
+			} else {
+				next.Autoplay = v == "1"
+			}
+		case scene.KeyScene, scene.KeyEmbed:
+			bad(&scene.FieldError{Key: key, Value: raw, Want: "no change here: load scene.html?" + key + "=… instead"})
+		default:
+			i := slices.IndexFunc(fields, func(f scene.Field) bool { return f.Key == key })
+			if i < 0 {
+				bad(&scene.FieldError{Key: key, Value: raw, Want: "no such parameter in scene " + a.st.Scene + "; its parameters are " + strings.Join(fieldKeys(fields), ", ")})
+				continue
+			}
+			v, err := fields[i].Parse(raw)
+			if err != nil {
+				bad(err)
+				continue
+			}
+			next.Values[key] = v
+		}
+	}
+	if len(errs) > 0 {
+		a.errs, a.dirty = errs, true
+		return errs
+	}
+	run := a.run
+	rebuild := next.Seed != a.st.Seed || !equalValues(next.Values, a.st.Values)
+	if rebuild {
+		r, err := a.sc.Build(next.Values, next.Seed)
+		if err != nil {
+			a.errs, a.dirty = []*scene.FieldError{fieldError(err)}, true
+			return a.errs
+		}
+		run = r
+	}
+	end := run.End()
+	if seek && !(t <= end) {
+		err := &scene.FieldError{Key: scene.KeyT, Value: raw(t), Want: fmt.Sprintf("a time in [0, %s] s (this run's length)", raw(end))}
+		a.errs, a.dirty = []*scene.FieldError{err}, true
+		return a.errs
+	}
+	if rebuild {
+		a.install(run)
+	}
+	a.st = next
+	a.player.Speed, a.player.Loop = speed, loop
+	if seek {
+		a.player.T = t
+	}
+	a.errs, a.dirty = nil, true
+	a.sync()
+	return nil
+}
+
+func raw(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func equalValues(a, b scene.Values) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func fieldKeys(fields []scene.Field) []string {
+	ks := make([]string, len(fields))
+	for i, f := range fields {
+		ks[i] = f.Key
+	}
+	return ks
+}
+
+// Seek moves the playhead; a time outside the run is an error and changes
+// nothing.
+func (a *app) Seek(t float64) []*scene.FieldError {
+	if err := a.player.Seek(t); err != nil {
+		a.errs, a.dirty = []*scene.FieldError{fieldError(err)}, true
+		return a.errs
+	}
+	a.errs, a.dirty = nil, true
+	a.sync()
+	return nil
+}
+
+// Do performs a playback action (the buttons and the keyboard).
+func (a *app) Do(act action) {
+	p := a.player
+	switch act {
+	case actToggle:
+		p.Toggle()
+	case actPlay:
+		p.Play()
+	case actPause:
+		p.Pause()
+	case actStepFwd:
+		p.Step(+1)
+	case actStepBack:
+		p.Step(-1)
+	case actFaster:
+		p.Faster()
+	case actSlower:
+		p.Slower()
+	case actRestart:
+		p.Restart()
+	default:
+		return
+	}
+	a.dirty = true
+	a.sync()
+}
+
+// Tick advances the playhead by dt real seconds (one Update).
+func (a *app) Tick(dt float64) {
+	a.frames++
+	was := a.player.Playing
+	a.player.Tick(dt)
+	if was != a.player.Playing {
+		a.dirty = true // reached the end
+	}
+	a.sync()
+}
+
+// frameKey identifies what a frame shows: the same key, the same picture.
+type frameKey struct {
+	run   int
+	t     float64
+	w, h  float64
+	theme string
+}
+
+// Key is the frame the current state asks for at canvas size w x h.
+func (a *app) Key(w, h float64) frameKey {
+	return frameKey{run: a.runID, t: a.player.T, w: w, h: h, theme: a.st.Theme}
+}
+
+// Frame lays out the current frame at canvas size w x h (CSS pixels).
+func (a *app) Frame(w, h float64) render.List {
+	th, ok := render.ThemeByName(a.st.Theme)
+	if !ok {
+		th = render.Light()
+	}
+	return a.run.Frame(a.player.T, scene.View{W: w, H: h, Theme: th})
+}
+
+// stateJSON is window.commlab.state() before it becomes a JS object: only
+// types js.ValueOf accepts (maps, slices of any, strings, numbers, bools).
+func (a *app) State(w, h int) map[string]any {
+	a.sync()
+	params := make(map[string]any, len(a.st.Values))
+	for k, v := range a.st.Values {
+		params[k] = v
+	}
+	numbers := map[string]any{}
+	for k, v := range a.run.Numbers() {
+		numbers[k] = v
+	}
+	errs := make([]any, len(a.errs))
+	for i, e := range a.errs {
+		errs[i] = map[string]any{"key": e.Key, "value": e.Value, "want": e.Want, "message": message(e)}
+	}
+	return map[string]any{
+		"scene":        a.st.Scene,
+		"params":       params,
+		"seed":         float64(a.st.Seed),
+		"seedText":     strconv.FormatUint(a.st.Seed, 10),
+		"t":            a.player.T,
+		"end":          a.player.End,
+		"steps":        floatsAny(a.player.Steps),
+		"playing":      a.player.Playing,
+		"speed":        a.player.Speed,
+		"speeds":       floatsAny(scene.Speeds),
+		"playSeconds":  scene.PlaySeconds,
+		"theme":        a.st.Theme,
+		"themes":       stringsAny(render.ThemeNames),
+		"embed":        a.st.Embed,
+		"autoplay":     a.st.Autoplay,
+		"loop":         a.player.Loop,
+		"query":        a.query,
+		"numbers":      numbers,
+		"errors":       errs,
+		"frames":       float64(a.frames),
+		"draws":        float64(a.draws),
+		"firstFrameMs": a.firstFrameMs,
+		"layoutMs":     a.layoutMs.Value(),
+		"paintMs":      a.paintMs.Value(),
+		"width":        w,
+		"height":       h,
+	}
+}
+
+func floatsAny(xs []float64) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+func stringsAny(xs []string) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// Scenes is window.commlab.scenes().
+func (a *app) Scenes() []any {
+	out := make([]any, len(a.reg))
+	for i, sc := range a.reg {
+		in := sc.Info()
+		out[i] = map[string]any{"name": in.Name, "title": in.Title, "paper": in.Paper, "summary": in.Summary}
+	}
+	return out
+}
+
+// Fields is window.commlab.fields(): the current scene's fields with the
+// current value beside the default.
+func (a *app) Fields() []any {
+	fs := a.sc.Fields()
+	out := make([]any, len(fs))
+	for i, f := range fs {
+		m := map[string]any{
+			"key": f.Key, "label": f.Label, "unit": f.Unit, "help": f.Help, "type": f.Type,
+			"min": f.Min, "max": f.Max, "open_min": f.OpenMin, "pow2": f.Pow2, "log": f.Log,
+			"choices": stringsAny(f.Choices), "default": f.Default, "want": f.Want(),
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// urlThrottle is the least time between address-bar updates while the
+// playhead moves: browsers rate-limit history.replaceState.
+const urlThrottle = 1.0 // s
+
+// eventThrottle is the least time between "commlab-state" events while
+// only the playhead moves: enough for a smooth scrub bar.
+const eventThrottle = 0.1 // s
+
+// publisher decides when the page hears of a change: a discrete change at
+// once, a moving playhead at most every urlThrottle (address bar) or
+// eventThrottle (event) seconds.
+type publisher struct {
+	lastURL, lastEvent float64 // seconds, on the page's clock
+}
+
+// Due says, at time now (s), whether to write query to the address bar,
+// which shows shown, and whether to send the state event. force is a
+// discrete change; otherwise only a moving playhead changes the query.
+func (p *publisher) Due(now float64, force bool, query, shown string) (url, event bool) {
+	if force {
+		p.lastURL, p.lastEvent = now, now
+		return query != shown, true
+	}
+	if query == shown {
+		return false, false
+	}
+	if now-p.lastURL >= urlThrottle {
+		p.lastURL, url = now, true
+	}
+	if now-p.lastEvent >= eventThrottle {
+		p.lastEvent, event = now, true
+	}
+	return url, event
+}
+
+// mean is a running mean over the last about 30 samples (an exponential
+// moving average), for per-frame costs.
+type mean struct {
+	v float64
+	n int
+}
+
+func (m *mean) add(x float64) {
+	m.n++
+	w := max(1/float64(m.n), 1.0/30)
+	m.v += w * (x - m.v)
+}
+
+// Value is the mean so far (0 before any sample).
+func (m *mean) Value() float64 { return m.v }
