@@ -200,3 +200,24 @@ func TestSeconds(t *testing.T) {
 		}
 	}
 }
+
+func TestInitialT(t *testing.T) {
+	for _, tt := range []struct {
+		query string
+		want  float64
+	}{
+		{"scene=one", 10},           // a bare link shows the outcome
+		{"scene=one&t=0", 0},        // an explicit t wins
+		{"scene=one&t=4.5", 4.5},    //
+		{"scene=one&autoplay=1", 0}, // autoplay starts from the beginning
+		{"scene=one&autoplay=1&t=3", 3},
+	} {
+		st, errs := ParseQuery(tt.query, reg)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if got := InitialT(tt.query, st, fakeRun{}); got != tt.want {
+			t.Errorf("InitialT(%q) = %v, want %v", tt.query, got, tt.want)
+		}
+	}
+}

@@ -206,3 +206,18 @@ func keys(fields []Field) []string {
 	}
 	return ks
 }
+
+// InitialT is where the playhead starts for a page opened at query with
+// state st (parsed from it) and run built from st: the query's t if it
+// names one; 0 if it asks to autoplay; otherwise the end of the run, so
+// that a bare link shows the whole outcome at once (Play restarts from 0).
+func InitialT(query string, st State, run Run) float64 {
+	q, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
+	switch {
+	case q.Has(KeyT):
+		return st.T
+	case st.Autoplay:
+		return 0
+	}
+	return run.End()
+}

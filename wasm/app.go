@@ -78,7 +78,7 @@ func newApp(reg scene.Registry, query string) (*app, error) {
 	a.st = st
 	a.install(run)
 	a.player.Speed, a.player.Loop = st.Speed, st.Loop
-	if err := a.player.Seek(st.T); err != nil {
+	if err := a.player.Seek(scene.InitialT(query, st, a.run)); err != nil {
 		a.errs = append(a.errs, fieldError(err))
 	}
 	if st.Autoplay {
@@ -90,7 +90,7 @@ func newApp(reg scene.Registry, query string) (*app, error) {
 
 // install makes run current with a fresh player that keeps the old one's
 // speed, loop, play state and playhead (moved to the end if the new run is
-// shorter).
+// shorter, or if the old playhead was at its run's end).
 func (a *app) install(run scene.Run) {
 	old := a.player
 	a.run, a.runID = run, a.runID+1
@@ -98,6 +98,10 @@ func (a *app) install(run scene.Run) {
 	if old != nil {
 		a.player.Speed, a.player.Loop, a.player.Playing = old.Speed, old.Loop, old.Playing
 		a.player.T = min(old.T, a.player.End)
+		if old.T >= old.End {
+			// A view showing the outcome keeps showing it.
+			a.player.T = a.player.End
+		}
 	}
 }
 

@@ -136,7 +136,9 @@ func TestSetParamsAllOrNothing(t *testing.T) {
 	if a.runID == id || a.player.End != 18 {
 		t.Errorf("no rebuild: run %d, end %v", a.runID, a.player.End)
 	}
-	want := "scene=one&P=16&period=0.001&duration=1e-05&co=0&seed=2&t=0&speed=2&theme=dark&loop=1"
+	// The bare URL opened at the end of the run, and the view stays at the
+	// end of the new one.
+	want := "scene=one&P=16&period=0.001&duration=1e-05&co=0&seed=2&t=18&speed=2&theme=dark&loop=1"
 	if q := a.Query(); q != want {
 		t.Errorf("query %q\nwant  %q", q, want)
 	}
@@ -166,7 +168,7 @@ func TestSetParamsRejectsUnknownAndFixedKeys(t *testing.T) {
 }
 
 func TestSeekAndActions(t *testing.T) {
-	a, _ := newApp(testReg, "") // end 9, steps 1, 2, 3
+	a, _ := newApp(testReg, "t=0") // end 9, steps 1, 2, 3
 	if errs := a.Seek(-1); len(errs) != 1 {
 		t.Errorf("Seek(-1) errors %v", errs)
 	}
@@ -250,5 +252,19 @@ func TestPublisher(t *testing.T) {
 	}
 	if url, _ := p.Due(1.01, false, "c", "a"); !url {
 		t.Error("no address-bar update after a second of playing")
+	}
+}
+
+func TestBareURLShowsTheOutcome(t *testing.T) {
+	a, _ := newApp(testReg, "scene=one")
+	if a.player.T != a.player.End || a.player.Playing {
+		t.Errorf("bare URL: T = %v (end %v), playing %v; want paused at the end", a.player.T, a.player.End, a.player.Playing)
+	}
+	if !strings.Contains(a.Query(), "&t=9&") {
+		t.Errorf("query %q does not hold the playhead at the end (9)", a.Query())
+	}
+	a, _ = newApp(testReg, "scene=one&autoplay=1")
+	if a.player.T != 0 || !a.player.Playing {
+		t.Errorf("autoplay: T = %v, playing %v; want playing from 0", a.player.T, a.player.Playing)
 	}
 }

@@ -76,7 +76,7 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 	fs.IntVar(&o.w, "w", 960, fmt.Sprintf("layout width in CSS `px`, %d to %d", minSide, maxSide))
 	fs.IntVar(&o.h, "h", 540, fmt.Sprintf("layout height in CSS `px`, %d to %d", minSide, maxSide))
 	fs.Float64Var(&o.scale, "scale", 1, fmt.Sprintf("image pixels per CSS pixel, %g to %g (2 for high-DPI slides)", minScale, maxScale))
-	fs.StringVar(&o.png, "png", "", "write the frame at the query's t (or the end, with -at-end) to `FILE`")
+	fs.StringVar(&o.png, "png", "", "write the frame the page shows for the query (at its t; at the end of the run if it names none) to `FILE`")
 	fs.BoolVar(&o.atEnd, "at-end", false, "with -png: the run's last frame")
 	fs.StringVar(&o.gif, "gif", "", "write the whole run as a looping animated GIF to `FILE`")
 	fs.IntVar(&o.fps, "fps", 20, fmt.Sprintf("with -gif: frames a second, %d to %d", minFPS, maxFPS))
@@ -154,18 +154,24 @@ func (o options) check() error {
 	return nil
 }
 
-// state reads the view to export from -query, -scene and -theme. Unlike the
-// page, which falls back to defaults, every bad value is an error here: an
-// export should be exactly the view asked for.
-func (o options) state(reg scene.Registry) (scene.State, scene.Scene, error) {
+// pageQuery is -query as a URL query: a whole page address works too, of
+// which it keeps what follows "?" and drops a "#...".
+func (o options) pageQuery() string {
 	q := o.query
-	// A whole page address works too: keep what follows "?", drop a "#...".
 	if i := strings.IndexByte(q, '?'); i >= 0 {
 		q = q[i+1:]
 	}
 	if i := strings.IndexByte(q, '#'); i >= 0 {
 		q = q[:i]
 	}
+	return q
+}
+
+// state reads the view to export from -query, -scene and -theme. Unlike the
+// page, which falls back to defaults, every bad value is an error here: an
+// export should be exactly the view asked for.
+func (o options) state(reg scene.Registry) (scene.State, scene.Scene, error) {
+	q := o.pageQuery()
 	given, err := url.ParseQuery(q)
 	if err != nil {
 		return scene.State{}, nil, usagef("-query %q: not a URL query (%v)", o.query, err)
@@ -249,7 +255,9 @@ func export(stdout io.Writer, o options, reg scene.Registry) error {
 	p := scene.NewPlayer(r)
 
 	if o.png != "" {
-		t := st.T
+		// The frame the page would show for this query: its t, or the
+		// end of the run when it names none (see scene.InitialT).
+		t := scene.InitialT(o.pageQuery(), st, r)
 		if o.atEnd {
 			t = r.End()
 		}

@@ -184,8 +184,9 @@ func TestPastedPageURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "bars at t = 0 s") {
-		t.Errorf("stdout %q; want the bars scene at t = 0", out)
+	// With no t in it, the frame is the one the page opens on: the end.
+	if !strings.Contains(out, "bars at t = 10 µs of 10 µs") {
+		t.Errorf("stdout %q; want the bars scene at its end, 10 µs", out)
 	}
 }
 

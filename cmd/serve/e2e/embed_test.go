@@ -21,7 +21,7 @@ const hostHTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>slide</title></head>
 <body style="margin: 20px">
 <h1>A slide</h1>
-<iframe id="frame" src="/scene.html?scene=butterfly&amp;embed=1" width="640" height="360" style="border: 0" title="butterfly allreduce"></iframe>
+<iframe id="frame" src="/scene.html?scene=butterfly&amp;embed=1&amp;t=0" width="640" height="360" style="border: 0" title="butterfly allreduce"></iframe>
 </body></html>
 `
 

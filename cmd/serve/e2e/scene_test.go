@@ -62,15 +62,21 @@ func TestScenes(t *testing.T) {
 			// A bare URL is the scene's default state, and the address bar
 			// then holds it in full, as State.Query writes it natively.
 			def := scene.Default(sc)
+			// ... shown at its end: a bare link shows the whole outcome.
+			run, err := sc.Build(def.Values, def.Seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			def.T = run.End()
 			if st.Scene != name {
 				t.Errorf("state().scene = %q, want %q", st.Scene, name)
 			}
 			if !reflect.DeepEqual(st.Params, map[string]string(def.Values)) {
 				t.Errorf("state().params = %v, want the defaults %v", st.Params, def.Values)
 			}
-			if st.Seed != float64(def.Seed) || st.T != 0 || st.Speed != 1 || st.Theme != def.Theme || st.Playing || st.Embed {
-				t.Errorf("state() seed %v, t %v, speed %v, theme %q, playing %v, embed %v; want seed %d, t 0, speed 1, theme %q, paused, not embedded",
-					st.Seed, st.T, st.Speed, st.Theme, st.Playing, st.Embed, def.Seed, def.Theme)
+			if st.Seed != float64(def.Seed) || st.T != def.T || st.T != st.End || st.Speed != 1 || st.Theme != def.Theme || st.Playing || st.Embed {
+				t.Errorf("state() seed %v, t %v (end %v), speed %v, theme %q, playing %v, embed %v; want seed %d, t %v (the end), speed 1, theme %q, paused, not embedded",
+					st.Seed, st.T, st.End, st.Speed, st.Theme, st.Playing, st.Embed, def.Seed, def.T, def.Theme)
 			}
 			if want := def.Query(sc); st.Query != want {
 				t.Errorf("state().query = %q, want %q (scene.State.Query)", st.Query, want)
@@ -233,6 +239,11 @@ func TestBadURL(t *testing.T) {
 			s.t = t
 			want, errs := scene.ParseQuery(query, reg)
 			sc, _ := reg.Lookup(want.Scene)
+			run, err := sc.Build(want.Values, want.Seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want.T = scene.InitialT(query, want, run)
 			st := s.openScene(query)
 
 			var got []string
