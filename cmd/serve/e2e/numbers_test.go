@@ -212,4 +212,17 @@ func TestExports(t *testing.T) {
 	if !reflect.DeepEqual(got.TraceEvents, want.TraceEvents) {
 		t.Errorf("traceJSON() has %d events, not the %d trace.WriteChrome writes for the same run", len(got.TraceEvents), len(want.TraceEvents))
 	}
+
+	// WebM for slides: a second of the canvas through MediaRecorder. The
+	// recording is a WebM (EBML) file with frames in it, not an empty
+	// container.
+	webm := eval[struct {
+		Size int    `json:"size"`
+		Type string `json:"type"`
+		Head []int  `json:"head"`
+	}](s, `window.commlab.recordWebM(1).then(async (b) => ({size: b.size, type: b.type, head: Array.from(new Uint8Array(await b.slice(0, 4).arrayBuffer()))}))`)
+	t.Logf("recordWebM(1): %d bytes of %s", webm.Size, webm.Type)
+	if webm.Type != "video/webm" || webm.Size < 2000 || !reflect.DeepEqual(webm.Head, []int{0x1a, 0x45, 0xdf, 0xa3}) {
+		t.Errorf("recordWebM(1): %d bytes of %q starting % x; want a WebM (EBML magic 1a 45 df a3) of a few KB at least", webm.Size, webm.Type, webm.Head)
+	}
 }
