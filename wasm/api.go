@@ -115,7 +115,11 @@ func (g *game) expose() (release func()) {
 		return result(nil)
 	})
 	def("pngDataURL", func(args []js.Value) any {
-		b, err := g.png(pngScale(args, 1))
+		scale, err := pngScale(args, 1)
+		if err != nil {
+			return js.Null()
+		}
+		b, err := g.png(scale)
 		if err != nil {
 			return js.Null()
 		}
@@ -123,7 +127,11 @@ func (g *game) expose() (release func()) {
 	})
 	def("exportPNG", func(args []js.Value) any {
 		// Slides are projected large: twice the canvas by default.
-		b, err := g.png(pngScale(args, 2))
+		scale, err := pngScale(args, 2)
+		if err != nil {
+			return result([]*scene.FieldError{fieldError(err)})
+		}
+		b, err := g.png(scale)
 		if err != nil {
 			return result([]*scene.FieldError{fieldError(err)})
 		}
@@ -191,13 +199,18 @@ func jsParams(args []js.Value) (map[string]string, []*scene.FieldError) {
 	return kv, errs
 }
 
-func pngScale(args []js.Value, def float64) float64 {
-	if len(args) > 0 && args[0].Type() == js.TypeNumber {
+// pngScale reads the optional scale argument of the PNG exports: def when
+// absent, else a number in [0.25, 8] (an error otherwise, never clamped).
+func pngScale(args []js.Value, def float64) (float64, error) {
+	if len(args) == 0 || args[0].IsUndefined() {
+		return def, nil
+	}
+	if args[0].Type() == js.TypeNumber {
 		if s := args[0].Float(); s >= 0.25 && s <= 8 {
-			return s
+			return s, nil
 		}
 	}
-	return def
+	return 0, &scene.FieldError{Key: "scale", Value: args[0].String(), Want: "a number in [0.25, 8] (device pixels per CSS pixel)"}
 }
 
 // key handles a keydown anywhere in the page (or in the iframe that has

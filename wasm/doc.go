@@ -35,8 +35,9 @@
 //	play(), pause(), toggle(), faster(), slower(), restart(), step(dir)
 //	seek(t)          {ok, errors}
 //	pngDataURL(s?)   the current frame as a PNG data URL, from the Go rasteriser
-//	                 (render/raster) at s pixels per CSS pixel (default 1)
-//	exportPNG(s?)    downloads it (default scale 2, for slides)
+//	                 (render/raster) at s pixels per CSS pixel (default 1; s must
+//	                 lie in [0.25, 8], else null)
+//	exportPNG(s?)    downloads it (default scale 2, for slides); {ok, errors}
 //	traceJSON()      the run as Chrome trace JSON (Perfetto opens it)
 //	exportTrace()    downloads it
 //	recordWebM(sec?) added by scene.js: records a play-through from the canvas
