@@ -7,9 +7,10 @@ import (
 	"commlab/scene"
 	"commlab/scene/butterfly"
 	"commlab/scene/jitter"
+	"commlab/scene/logp"
 )
 
 // All returns every scene, the default first.
 func All() scene.Registry {
-	return scene.Registry{butterfly.New(), jitter.New()}
+	return scene.Registry{butterfly.New(), jitter.New(), logp.New()}
 }
