@@ -11,6 +11,11 @@ type Info struct {
 	Title   string `json:"title"`   // e.g. "Butterfly allreduce"
 	Paper   string `json:"paper"`   // which paper and figures it comes from
 	Summary string `json:"summary"` // one paragraph: what it shows
+	// TimeUnit names the unit of the run's times (End, Steps, the playhead,
+	// Numbers) when it is not the second, e.g. "additions" for the LogP
+	// model, whose time unit is one addition. Empty means seconds, which
+	// the page writes with SI prefixes.
+	TimeUnit string `json:"time_unit,omitempty"`
 }
 
 // Scene is one animated view of a model.
@@ -32,7 +37,8 @@ type View struct {
 
 // Run is one recorded run of a scene's model, ready to draw.
 type Run interface {
-	// End is the simulated time the animation spans, from 0, in seconds.
+	// End is the simulated time the animation spans, from 0, in seconds
+	// (or in Info.TimeUnit).
 	End() float64
 	// Steps are the sorted instants (in [0, End]) the step keys move
 	// between, e.g. the end of each butterfly stage.

@@ -221,3 +221,12 @@ func TestInitialT(t *testing.T) {
 		}
 	}
 }
+
+func TestTime(t *testing.T) {
+	if got := Time(Info{}, 12.34e-6); got != "12.3 µs" {
+		t.Errorf("Time in seconds = %q", got)
+	}
+	if got := Time(Info{TimeUnit: "additions"}, 47.3612); got != "47.36 additions" {
+		t.Errorf("Time in additions = %q", got)
+	}
+}

@@ -34,3 +34,12 @@ func Seconds(t float64) string {
 	}
 	return strconv.FormatFloat(t/u.scale, 'g', 3, 64) + " " + u.name
 }
+
+// Time formats a time of a run of the scene described by info: Seconds,
+// or a plain number of info.TimeUnit ("47.36 additions").
+func Time(info Info, t float64) string {
+	if info.TimeUnit == "" {
+		return Seconds(t)
+	}
+	return strconv.FormatFloat(t, 'g', 4, 64) + " " + info.TimeUnit
+}

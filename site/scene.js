@@ -72,8 +72,20 @@
 
   // ---- numbers and times ----
 
-  // seconds formats like Go's scene.Seconds: three significant digits and
-  // an SI prefix ("12.3 µs").
+  // timeUnit is the current scene's unit of time when it is not the second
+  // (scenes()' time_unit, e.g. "additions" for LogP); "" means seconds.
+  let timeUnit = '';
+
+  // time formats a simulated time: in seconds like Go's scene.Seconds
+  // (three significant digits and an SI prefix, "12.3 µs"), else as a
+  // plain number of the scene's unit ("47.4 additions").
+  function time(t) {
+    if (timeUnit !== '') {
+      return String(Number(t.toPrecision(4))) + ' ' + timeUnit;
+    }
+    return seconds(t);
+  }
+
   function seconds(t) {
     if (t === 0 || !isFinite(t)) {
       return String(t) + ' s';
@@ -173,6 +185,7 @@
       $('title').textContent = info.title;
       $('paper').textContent = info.paper;
       $('summary').textContent = info.summary;
+      timeUnit = info.time_unit || '';
     }
 
     const controls = $('controls');
@@ -309,7 +322,7 @@
     if (scrub !== editing || st.playing) {
       scrub.value = String(st.t);
     }
-    $('time').textContent = seconds(st.t) + ' / ' + seconds(st.end);
+    $('time').textContent = time(st.t) + ' / ' + time(st.end);
 
     showNumbers(st.numbers);
     $('embed-code').value = embedSnippet(st);
@@ -339,14 +352,14 @@
       dt.textContent = numberLabels[key] || key.replace(/_/g, ' ');
       const dd = document.createElement('dd');
       dd.dataset.key = key;
-      // Run.Numbers holds times in seconds, the processes that set them
+      // Run.Numbers holds times (in seconds or the scene's unit), the processes that set them
       // (critical_*), and counts (P, K, T, trials), which are whole.
       if (key.indexOf('critical') === 0) {
         dd.textContent = 'P' + String(x);
       } else if (Number.isInteger(x)) {
         dd.textContent = String(x);
       } else {
-        dd.textContent = seconds(x);
+        dd.textContent = time(x);
       }
       dl.appendChild(dt);
       dl.appendChild(dd);

@@ -401,7 +401,7 @@ func (a *app) Scenes() []any {
 	out := make([]any, len(a.reg))
 	for i, sc := range a.reg {
 		in := sc.Info()
-		out[i] = map[string]any{"name": in.Name, "title": in.Title, "paper": in.Paper, "summary": in.Summary}
+		out[i] = map[string]any{"name": in.Name, "title": in.Title, "paper": in.Paper, "summary": in.Summary, "time_unit": in.TimeUnit}
 	}
 	return out
 }

@@ -268,7 +268,7 @@ func export(stdout io.Writer, o options, reg scene.Registry) error {
 		if err := writeFile(o.png, func(w io.Writer) error { return raster.EncodePNG(w, l, o.scale) }); err != nil {
 			return fmt.Errorf("-png: %w", err)
 		}
-		fmt.Fprintf(stdout, "wrote %s: %s, %s at t = %s of %s\n", o.png, px, st.Scene, scene.Seconds(p.T), scene.Seconds(r.End()))
+		fmt.Fprintf(stdout, "wrote %s: %s, %s at t = %s of %s\n", o.png, px, st.Scene, scene.Time(sc.Info(), p.T), scene.Time(sc.Info(), r.End()))
 	}
 
 	if o.gif != "" {
@@ -280,7 +280,7 @@ func export(stdout io.Writer, o options, reg scene.Registry) error {
 			return fmt.Errorf("-gif: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s: %s, %s from 0 to %s, %d frames at %d a second over %g s, then %g s on the end\n",
-			o.gif, px, st.Scene, scene.Seconds(r.End()), len(frames), o.fps, secs, scene.LoopHold)
+			o.gif, px, st.Scene, scene.Time(sc.Info(), r.End()), len(frames), o.fps, secs, scene.LoopHold)
 	}
 	return nil
 }
@@ -338,7 +338,7 @@ func thumbs(stdout io.Writer, o options, reg scene.Registry) error {
 		if err := writeFile(path, func(w io.Writer) error { return raster.EncodePNG(w, l, thumbScale) }); err != nil {
 			return fmt.Errorf("-thumbs: %w", err)
 		}
-		fmt.Fprintf(stdout, "wrote %s: %gx%g px, %s at its end, t = %s\n", path, thumbW*thumbScale, thumbH*thumbScale, name, scene.Seconds(r.End()))
+		fmt.Fprintf(stdout, "wrote %s: %gx%g px, %s at its end, t = %s\n", path, thumbW*thumbScale, thumbH*thumbScale, name, scene.Time(sc.Info(), r.End()))
 	}
 	return nil
 }

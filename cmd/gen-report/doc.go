@@ -7,6 +7,9 @@
 //	gen-report merge -out DIR PARTS  render the reports from all the slices
 //	gen-report eval allreduce -P 4096 -trials 30 -seed 1
 //	                                 one point as JSON; every model parameter is a flag
+//	gen-report eval logp -P 3 -n 1000 -L 10 -o 1 -g 1 -sigma 2 -trials 200000 -seed 1
+//	                                 E[T] at L_s = μ (or -Ls X), the optimal L_s, and the
+//	                                 closed forms where the plan is a star (P = 2, 3)
 //
 // Reports are offline and byte-stable: echarts is vendored and written
 // beside the pages, chart IDs are fixed, and the same flags give the same

@@ -85,18 +85,7 @@ func TestBadInput(t *testing.T) {
 		{"merge testdata/eval_allreduce.stdout", "not a shard file"},
 		{"merge /nonexistent.json", "no such file"},
 	} {
-		t.Run(tc.args, func(t *testing.T) {
-			out, _, err := runCmd(t, strings.Fields(tc.args)...)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("got %v, want an error containing %q", err, tc.want)
-			}
-			if strings.Contains(err.Error(), "\n") {
-				t.Errorf("error is not one line: %q", err)
-			}
-			if out != "" {
-				t.Errorf("printed %q on stdout despite the error", out)
-			}
-		})
+		t.Run(tc.args, func(t *testing.T) { checkBadInput(t, tc.args, tc.want) })
 	}
 }
 
@@ -179,5 +168,21 @@ func TestShardMerge(t *testing.T) {
 	}
 	if _, _, err := runCmd(t, append([]string{"merge", "-out", merged}, names[:3]...)...); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("merging 3 of 4 shards: got %v", err)
+	}
+}
+
+// checkBadInput runs gen-report with args and expects one line of error
+// containing want, and nothing on stdout (no partial output).
+func checkBadInput(t *testing.T, args, want string) {
+	t.Helper()
+	out, _, err := runCmd(t, strings.Fields(args)...)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want an error containing %q", err, want)
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Errorf("error is not one line: %q", err)
+	}
+	if out != "" {
+		t.Errorf("printed %q on stdout despite the error", out)
 	}
 }

@@ -47,6 +47,9 @@ func (Scene) Info() scene.Info {
 		Name:  "logp",
 		Title: "LogP summation under fluctuating latency",
 		Paper: "Paper 002 (slides): LogP with latency and gap fluctuation, parallel addition",
+		// The slides count time in additions (one addition = 1), with o,
+		// g and L in the same unit.
+		TimeUnit: "additions",
 		Summary: "The optimal LogP schedule for summing n numbers on P processors (additions, send " +
 			"and receive overheads o, partial sums in flight for L) is fixed in advance with a " +
 			"planning latency L_s. Replayed with latencies drawn from Normal(μ, σ²), an early message " +
