@@ -10,6 +10,9 @@
 //	gen-report eval logp -P 3 -n 1000 -L 10 -o 1 -g 1 -sigma 2 -trials 200000 -seed 1
 //	                                 E[T] at L_s = μ (or -Ls X), the optimal L_s, and the
 //	                                 closed forms where the plan is a star (P = 2, 3)
+//	gen-report eval nbc -nodes 32 -msg 500KB -matrix 30000 -method tcc
+//	                                 one non-blocking collectives case: the total time, its
+//	                                 parts and the speedup over the method's own baseline
 //
 // Reports are offline and byte-stable: echarts is vendored and written
 // beside the pages, chart IDs are fixed, and the same flags give the same

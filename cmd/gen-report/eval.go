@@ -13,15 +13,17 @@ import (
 
 func runEval(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("eval: name a model: allreduce, logp")
+		return fmt.Errorf("eval: name a model: allreduce, logp, nbc")
 	}
 	switch args[0] {
 	case "allreduce":
 		return evalAllreduce(stdout, stderr, args[1:])
 	case "logp":
 		return evalLogp(stdout, stderr, args[1:])
+	case "nbc":
+		return evalNbc(stdout, stderr, args[1:])
 	}
-	return fmt.Errorf("eval: unknown model %q (models: allreduce, logp)", args[0])
+	return fmt.Errorf("eval: unknown model %q (models: allreduce, logp, nbc)", args[0])
 }
 
 // maxTrials bounds -trials: enough for any standard error anyone needs,

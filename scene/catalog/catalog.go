@@ -8,9 +8,10 @@ import (
 	"commlab/scene/butterfly"
 	"commlab/scene/jitter"
 	"commlab/scene/logp"
+	"commlab/scene/nbc"
 )
 
 // All returns every scene, the default first.
 func All() scene.Registry {
-	return scene.Registry{butterfly.New(), jitter.New(), logp.New()}
+	return scene.Registry{butterfly.New(), jitter.New(), logp.New(), nbc.New()}
 }

@@ -79,6 +79,21 @@ type lineChartJSON struct {
 	Series  []seriesJSON `json:"series"`
 }
 
+type barSeriesJSON struct {
+	Name   string   `json:"name"`
+	Stack  string   `json:"stack,omitempty"`
+	Values []number `json:"values"`
+}
+
+type barChartJSON struct {
+	ID      string          `json:"id"`
+	Title   string          `json:"title"`
+	Caption string          `json:"caption"`
+	X       axisJSON        `json:"x"`
+	YName   string          `json:"y_name"`
+	Series  []barSeriesJSON `json:"series"`
+}
+
 type tableJSON struct {
 	ID      string     `json:"id"`
 	Title   string     `json:"title"`
@@ -189,6 +204,42 @@ func lineChartData(l *LineChart) (csvData, jsonData []byte, err error) {
 	jsonData, err = encodeJSON(lineChartJSON{
 		ID: l.ID, Title: l.Title, Caption: l.Caption,
 		X: axisData(l.X), YName: l.YName, YLog: l.YLog, Series: series,
+	})
+	return csvData, jsonData, err
+}
+
+// barChartData returns the CSV (one row per X label, one column per series, as for a line
+// chart) and the JSON of b, which also names each series' stack.
+func barChartData(b *BarChart) (csvData, jsonData []byte, err error) {
+	header := []string{b.X.Name}
+	if b.X.Values != nil {
+		header = append(header, valueColumn(b.X))
+	}
+	for _, s := range b.Series {
+		header = append(header, s.Name)
+	}
+	rows := [][]string{header}
+	for x, label := range b.X.Labels {
+		r := make([]string, 0, len(header))
+		r = append(r, label)
+		if b.X.Values != nil {
+			r = append(r, csvNumber(b.X.Values[x]))
+		}
+		for _, s := range b.Series {
+			r = append(r, csvNumber(s.Values[x]))
+		}
+		rows = append(rows, r)
+	}
+	if csvData, err = encodeCSV(rows); err != nil {
+		return nil, nil, err
+	}
+	series := make([]barSeriesJSON, len(b.Series))
+	for i, s := range b.Series {
+		series[i] = barSeriesJSON{Name: s.Name, Stack: s.Stack, Values: numbers(s.Values)}
+	}
+	jsonData, err = encodeJSON(barChartJSON{
+		ID: b.ID, Title: b.Title, Caption: b.Caption,
+		X: axisData(b.X), YName: b.YName, Series: series,
 	})
 	return csvData, jsonData, err
 }

@@ -1,5 +1,5 @@
 // Package report writes the static HTML reports of the papers' parameter sweeps: one page per
-// paper with heat maps, line charts, tables and a list of findings, an index page, the data
+// paper with heat maps, line charts, bar charts, tables and a list of findings, an index page, the data
 // behind every chart and table as CSV and JSON, and the assets the pages need.
 //
 // The output is offline and byte-stable. echarts 5 is vendored in assets/ (refreshed by

@@ -43,7 +43,7 @@ type itemView struct {
 	Title   string
 	Caption []string
 
-	Class  string      // chart: "heatmap" or "line"
+	Class  string      // chart: "heatmap", "line" or "bar"
 	Option template.JS // chart: the chartSpec as JSON, HTML-escaped by encoding/json
 
 	Header []string     // table
@@ -141,6 +141,13 @@ func buildItem(it item) (v itemView, csvData, jsonData []byte, err error) {
 			return
 		}
 		csvData, jsonData, err = lineChartData(l)
+	case it.bar != nil:
+		b := it.bar
+		v = itemView{Kind: "chart", ID: b.ID, Title: b.Title, Caption: paragraphs(b.Caption), Class: "bar"}
+		if spec, err = barChartSpec(b); err != nil {
+			return
+		}
+		csvData, jsonData, err = barChartData(b)
 	case it.table != nil:
 		t := it.table
 		v = itemView{Kind: "table", ID: t.ID, Title: t.Title, Caption: paragraphs(t.Caption), Header: t.Header}

@@ -26,7 +26,7 @@ var (
 // chartSpec is what a page's JSON data block holds for one chart: the echarts option and
 // what assets/charts.js needs to add the formatters, which JSON cannot carry as functions.
 type chartSpec struct {
-	Kind   string         `json:"kind"` // "heatmap" or "line"
+	Kind   string         `json:"kind"` // "heatmap", "line" or "bar"
 	Digits int            `json:"digits"`
 	X      string         `json:"x"`
 	Y      string         `json:"y"`
@@ -253,6 +253,48 @@ func lineChartSpec(l *LineChart) (chartSpec, error) {
 	return chartSpec{
 		Kind: "line", Digits: digits(l.Digits),
 		X: l.X.Name, Y: l.YName,
+		Option: c.JSON(),
+	}, nil
+}
+
+func barChartSpec(b *BarChart) (chartSpec, error) {
+	c := charts.NewBar()
+	pin(&c.BaseConfiguration, b.ID)
+	c.Accept(patch{
+		drop: []string{"title", "toolbox"},
+		set: []keyValue{
+			{"grid", gridBox{Left: 16, Right: 32, Top: 64, Bottom: 36, ContainLabel: true}},
+		},
+	})
+	c.SetGlobalOptions(
+		charts.WithAnimation(false),
+		charts.WithColorsOpts(okabeIto),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "0"}),
+		// The shadow pointer highlights the whole category, so the tooltip lists every
+		// part of the bars under the cursor.
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis", AxisPointer: &opts.AxisPointer{Type: "shadow"}}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: b.X.Name, NameLocation: "middle", NameGap: 30}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: b.YName, NameLocation: "end"}),
+	)
+	c.SetXAxis(b.X.Labels)
+	for _, s := range b.Series {
+		data := make([]opts.BarData, len(s.Values))
+		for i, v := range s.Values {
+			if math.IsNaN(v) {
+				data[i] = opts.BarData{Value: "-"} // echarts' empty value: no bar
+			} else {
+				data[i] = opts.BarData{Value: number(v)}
+			}
+		}
+		c.AddSeries(s.Name, data, charts.WithBarChartOpts(opts.BarChart{Stack: s.Stack}))
+	}
+	c.Validate()
+	if err := checkAssets(b.ID, c.Assets); err != nil {
+		return chartSpec{}, err
+	}
+	return chartSpec{
+		Kind: "bar", Digits: digits(b.Digits),
+		X: b.X.Name, Y: b.YName,
 		Option: c.JSON(),
 	}, nil
 }

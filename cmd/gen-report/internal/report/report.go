@@ -61,6 +61,28 @@ type LineChart struct {
 	Digits             int // significant digits in tooltips; 0 means 3
 }
 
+// BarSeries is one series of a BarChart.
+type BarSeries struct {
+	Name string // legend entry and CSV column header; unique within the chart
+
+	// Stack names the bar the series is drawn in: series with the same non-empty Stack are
+	// drawn on top of each other, in order, so a bar shows a total and its parts. A series
+	// with an empty Stack is a bar of its own beside the others.
+	Stack string
+
+	Values []float64 // one per X label; NaN draws nothing there
+}
+
+// BarChart is a chart of bars over a category X axis: at each label one bar per stack (and
+// per unstacked series).
+type BarChart struct {
+	ID, Title, Caption string // as for HeatMap
+	X                  Axis
+	YName              string // the quantity and unit on the Y axis
+	Series             []BarSeries
+	Digits             int // significant digits in tooltips; 0 means 3
+}
+
 // Table is a plain HTML table, written also as CSV and JSON.
 type Table struct {
 	ID, Title, Caption string // as for HeatMap
@@ -93,9 +115,9 @@ type Findings struct {
 	Items []Finding
 }
 
-// Section is a titled part of a page. Items are drawn in order; each is a *HeatMap, *LineChart,
-// *Table or Findings (the values HeatMap, LineChart, Table and the pointer *Findings are
-// accepted too).
+// Section is a titled part of a page. Items are drawn in order; each is a *HeatMap,
+// *LineChart, *BarChart, *Table or Findings (the values HeatMap, LineChart, BarChart, Table
+// and the pointer *Findings are accepted too).
 type Section struct {
 	Title string
 	Intro string // plain text; paragraphs separated by a blank line

@@ -239,9 +239,9 @@ func TestCSPReady(t *testing.T) {
 	}
 
 	page := string(files["demo.html"])
-	containers := regexp.MustCompile(`<div class="chart-canvas (heatmap|line)" id="chart-([A-Za-z0-9_-]+)" data-option="option-([A-Za-z0-9_-]+)"></div>`).FindAllStringSubmatch(page, -1)
-	if len(containers) != 3 {
-		t.Fatalf("demo.html has %d chart containers, want 3", len(containers))
+	containers := regexp.MustCompile(`<div class="chart-canvas (heatmap|line|bar)" id="chart-([A-Za-z0-9_-]+)" data-option="option-([A-Za-z0-9_-]+)"></div>`).FindAllStringSubmatch(page, -1)
+	if len(containers) != 4 {
+		t.Fatalf("demo.html has %d chart containers, want 4", len(containers))
 	}
 	for _, c := range containers {
 		if c[2] != c[3] {
@@ -644,4 +644,130 @@ func TestWriteRefuses(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// demoBar is the demo page's stacked bar chart.
+func demoBar(t *testing.T) *BarChart {
+	t.Helper()
+	_, pages := demo()
+	for _, sec := range pages[0].Sections {
+		for _, it := range sec.Items {
+			if b, ok := it.(*BarChart); ok {
+				return b
+			}
+		}
+	}
+	t.Fatal("the demo page has no bar chart")
+	return nil
+}
+
+// TestBarChart checks the echarts option of a stacked bar chart (the stacks, the empty
+// value for NaN, the category axis) and its data files, read back exactly.
+func TestBarChart(t *testing.T) {
+	b := demoBar(t)
+	spec, err := barChartSpec(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec.Kind != "bar" || spec.Digits != 3 {
+		t.Errorf("kind %q digits %d, want bar, 3", spec.Kind, spec.Digits)
+	}
+	opt := roundTrip(t, spec.Option)
+	series := opt["series"].([]any)
+	if len(series) != 4 {
+		t.Fatalf("%d series, want 4", len(series))
+	}
+	for i, want := range []any{"time", "time", "time", nil} {
+		s := series[i].(map[string]any)
+		if s["type"] != "bar" || s["stack"] != want {
+			t.Errorf("series %d: type %v stack %v, want bar, %v", i, s["type"], s["stack"], want)
+		}
+	}
+	data := series[3].(map[string]any)["data"].([]any)
+	if v := data[2].(map[string]any)["value"]; v != "-" {
+		t.Errorf("NaN bar is %v, want echarts' empty value \"-\"", v)
+	}
+	if v, ok := data[0].(map[string]any)["value"]; !ok || v != 0.0 {
+		t.Errorf("a zero bar is %v (present %v), want 0", v, ok)
+	}
+	x := opt["xAxis"].([]any)[0].(map[string]any)
+	if x["type"] != "category" || len(x["data"].([]any)) != 3 {
+		t.Errorf("x axis %v, want a category axis with 3 labels", x)
+	}
+	if tt := opt["tooltip"].(map[string]any); tt["trigger"] != "axis" || tt["axisPointer"].(map[string]any)["type"] != "shadow" {
+		t.Errorf("tooltip %v, want the axis trigger with a shadow pointer", tt)
+	}
+	for _, k := range []string{"title", "toolbox"} {
+		if _, ok := opt[k]; ok {
+			t.Errorf("bar chart option has %q", k)
+		}
+	}
+
+	csvData, jsonData, err := barChartData(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(csvData)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"case", "compute", "communication", "overheads", "overlap"},
+		{"blocking", "30", "12", "0.5", "0"},
+		{"progress function", "30", "3", "1.5", "9"},
+		{"progress thread", "32", "1", "2", ""},
+	}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("CSV %v, want %v", rows, want)
+	}
+	var back struct {
+		Series []struct {
+			Name   string     `json:"name"`
+			Stack  string     `json:"stack"`
+			Values []*float64 `json:"values"`
+		} `json:"series"`
+	}
+	if err := json.Unmarshal(jsonData, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Series) != 4 || back.Series[0].Stack != "time" || back.Series[3].Stack != "" || back.Series[3].Values[2] != nil || *back.Series[1].Values[1] != 3 {
+		t.Errorf("JSON data %s", jsonData)
+	}
+}
+
+func TestValidateBarChart(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(b *BarChart)
+		want   string
+	}{
+		{"ok", func(*BarChart) {}, ""},
+		{"length", func(b *BarChart) { b.Series[1].Values = []float64{1} }, `bar chart "demo-bar": Series[1] ("communication"): Values has 1 values, want 3`},
+		{"negative stacked", func(b *BarChart) { b.Series[0].Values[1] = -1 }, `Series[0] ("compute"): Values[1] is -1, but a stacked series needs values >= 0`},
+		{"Inf", func(b *BarChart) { b.Series[3].Values[0] = math.Inf(1) }, `Series[3] ("overlap"): Values[0] is +Inf; use NaN for no bar`},
+		{"name", func(b *BarChart) { b.Series[2].Name = "compute" }, `Series[2] ("compute"): Name is used by an earlier series`},
+		{"no series", func(b *BarChart) { b.Series = nil }, `bar chart "demo-bar": Series is empty`},
+		{"y name", func(b *BarChart) { b.YName = "" }, `bar chart "demo-bar": YName is empty`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := demoBar(t)
+			tc.change(b)
+			err := validate(Index{}, []Page{{File: "bars.html", Title: "Bars", Sections: []Section{{Items: []any{b}}}}})
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("validate: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("validate = %v\nwant it to contain %q", err, tc.want)
+			}
+		})
+	}
+	// A negative value is fine in a bar of its own (a difference, say).
+	b := demoBar(t)
+	b.Series[3].Values[0] = -1
+	if err := validate(Index{}, []Page{{File: "bars.html", Title: "Bars", Sections: []Section{{Items: []any{b}}}}}); err != nil {
+		t.Errorf("negative unstacked value: %v", err)
+	}
 }

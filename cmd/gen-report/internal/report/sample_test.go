@@ -127,6 +127,16 @@ func demo() (Index, []Page) {
 				&LineChart{ID: "demo-line", Title: "Fig. 7  Runtime (log scale)", Caption: "The butterfly has a gap at 2^10 and 2^12.", X: Axis{Name: "processes", Labels: lx},
 					YName: "time (µs)", YLog: true, Series: []Series{{"butterfly", s1}, {"redundant", s2}, {"linear", s3}}},
 			}},
+			{Title: "Bars", Items: []any{
+				&BarChart{ID: "demo-bar", Title: "Fig. 8  Time and its parts", Caption: "Each bar is the total time, stacked from its parts; the overlap is a bar of its own. The third case has no overlap (NaN).",
+					X: Axis{Name: "case", Labels: []string{"blocking", "progress function", "progress thread"}}, YName: "time (ms)",
+					Series: []BarSeries{
+						{Name: "compute", Stack: "time", Values: []float64{30, 30, 32}},
+						{Name: "communication", Stack: "time", Values: []float64{12, 3, 1}},
+						{Name: "overheads", Stack: "time", Values: []float64{0.5, 1.5, 2}},
+						{Name: "overlap", Values: []float64{0, 9, nan}},
+					}},
+			}},
 			{Title: "Summary", Items: []any{
 				&Table{ID: "demo-table", Title: "Table 2  Paper vs simulation", Header: []string{"P", "paper (µs)", "simulated (µs)"},
 					Rows: [][]string{{"1024", "12.5", "12.9"}, {"4096", "20.1", "19.4"}}},

@@ -63,7 +63,7 @@ func validate(idx Index, pages []Page) error {
 			for ii, raw := range sec.Items {
 				it, ok := normalize(raw)
 				if !ok {
-					add("%s: section %d (%q) item %d: unsupported type %T (want *HeatMap, *LineChart, *Table or Findings)",
+					add("%s: section %d (%q) item %d: unsupported type %T (want *HeatMap, *LineChart, *BarChart, *Table or Findings)",
 						pn, si+1, sec.Title, ii+1, raw)
 					continue
 				}
@@ -89,6 +89,8 @@ func validate(idx Index, pages []Page) error {
 					problems = checkHeatMap(it.heat)
 				case it.line != nil:
 					problems = checkLineChart(it.line)
+				case it.bar != nil:
+					problems = checkBarChart(it.bar)
 				case it.table != nil:
 					problems = checkTable(it.table)
 				}
@@ -112,6 +114,7 @@ func pageName(i int, p Page) string {
 type item struct {
 	heat     *HeatMap
 	line     *LineChart
+	bar      *BarChart
 	table    *Table
 	findings *Findings
 }
@@ -126,6 +129,10 @@ func normalize(x any) (item, bool) {
 		return item{line: v}, v != nil
 	case LineChart:
 		return item{line: &v}, true
+	case *BarChart:
+		return item{bar: v}, v != nil
+	case BarChart:
+		return item{bar: &v}, true
 	case *Table:
 		return item{table: v}, v != nil
 	case Table:
@@ -145,6 +152,8 @@ func (it item) ident() (id, title, kind string) {
 		return it.heat.ID, it.heat.Title, "heat map"
 	case it.line != nil:
 		return it.line.ID, it.line.Title, "line chart"
+	case it.bar != nil:
+		return it.bar.ID, it.bar.Title, "bar chart"
 	case it.table != nil:
 		return it.table.ID, it.table.Title, "table"
 	}
@@ -263,6 +272,49 @@ func checkLineChart(l *LineChart) []string {
 		}
 	}
 	return append(pr, checkDigits(l.Digits)...)
+}
+
+func checkBarChart(b *BarChart) []string {
+	var pr []string
+	if b.Title == "" {
+		pr = append(pr, "Title is empty")
+	}
+	pr = append(pr, checkAxis("X", b.X)...)
+	if b.YName == "" {
+		pr = append(pr, "YName is empty")
+	}
+	if len(b.Series) == 0 {
+		pr = append(pr, "Series is empty")
+	}
+	names := make(map[string]bool, len(b.Series))
+	for i, s := range b.Series {
+		field := fmt.Sprintf("Series[%d] (%q)", i, s.Name)
+		switch {
+		case s.Name == "":
+			pr = append(pr, field+": Name is empty")
+		case s.Name == b.X.Name:
+			pr = append(pr, field+": Name equals X.Name, so the CSV header would repeat it")
+		case names[s.Name]:
+			pr = append(pr, field+": Name is used by an earlier series")
+		}
+		names[s.Name] = true
+		if len(s.Values) != len(b.X.Labels) {
+			pr = append(pr, fmt.Sprintf("%s: Values has %d values, want %d (one per X label)", field, len(s.Values), len(b.X.Labels)))
+		}
+		for j, v := range s.Values {
+			if math.IsInf(v, 0) {
+				pr = append(pr, fmt.Sprintf("%s: Values[%d] is %v; use NaN for no bar", field, j, v))
+				break
+			}
+			// echarts stacks negative values downwards from zero, apart from the positive
+			// ones, so a stacked bar would no longer read as a total and its parts.
+			if s.Stack != "" && v < 0 {
+				pr = append(pr, fmt.Sprintf("%s: Values[%d] is %v, but a stacked series needs values >= 0 (NaN for none)", field, j, v))
+				break
+			}
+		}
+	}
+	return append(pr, checkDigits(b.Digits)...)
 }
 
 func checkTable(t *Table) []string {

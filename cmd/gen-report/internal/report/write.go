@@ -33,9 +33,9 @@ var writeFile = os.WriteFile
 // the chart or table (by ID, or by position and title when the ID is empty) and the field:
 // IDs present, well-formed and unique across all pages (they name the data files); Z with
 // one row per Y label and one value per X label; series as long as the X axis; no
-// infinities (NaN is the only missing value); YLog data > 0; ZMin < ZMax; table rows as
-// wide as the header; known verdicts and palettes; page files plain, unique and not
-// index.html; index links relative.
+// infinities (NaN is the only missing value); YLog data > 0; stacked bar values >= 0;
+// ZMin < ZMax; table rows as wide as the header; known verdicts and palettes; page files
+// plain, unique and not index.html; index links relative.
 //
 // Then it writes everything into a fresh temporary directory beside dir and swaps that into
 // place only when all of it succeeded, so a failed run leaves the previous report (or

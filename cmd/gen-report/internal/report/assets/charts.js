@@ -46,6 +46,7 @@
     }
   }
 
+  // line adds the tooltip formatter of a line or bar chart.
   function line(spec) {
     var o = spec.option, d = spec.digits;
     o.tooltip.valueFormatter = function (v) { return fmt(v, d); };
@@ -74,7 +75,7 @@
         var spec = JSON.parse(src.textContent);
         if (spec.kind === 'heatmap') {
           heatmap(spec);
-        } else if (spec.kind === 'line') {
+        } else if (spec.kind === 'line' || spec.kind === 'bar') {
           line(spec);
         }
         var chart = echarts.init(el, 'commlab-report', {renderer: 'canvas'});

@@ -1,0 +1,26 @@
+package nbc
+
+import "testing"
+
+// BenchmarkRun is one Run (the case, its communication alone and its
+// baseline): the cost of one point of the report's sweeps.
+func BenchmarkRun(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		p    func() Params
+	}{
+		{"tcc-32nodes", func() Params { return Paper32Nodes(TCC) }},
+		{"nbcf-test-32nodes", func() Params { return Paper32Nodes(NBCFTest) }},
+		{"tcc-32nodes-collectives16", func() Params { p := Paper32Nodes(TCC); p.Collectives = 16; return p }},
+		{"nbct-32nodes-collectives16", func() Params { p := Paper32Nodes(NBCT); p.Collectives = 16; return p }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			p := bc.p()
+			for b.Loop() {
+				if _, err := Run(p, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

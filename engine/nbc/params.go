@@ -1,0 +1,360 @@
+package nbc
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Method is one implementation of the non-blocking Alltoall the paper
+// measures (Fig. 1 and 2).
+type Method string
+
+const (
+	// MPI is the MPI library's blocking MPI_Alltoall, then the computation.
+	MPI Method = "mpi"
+	// NBCFNoOvlp is LibNBC with the progress function, waited on right after
+	// it is started (no overlap): the LibNBC baseline.
+	NBCFNoOvlp Method = "nbcf-noovlp"
+	// NBCFTest is LibNBC with the progress function (NBC_Test) called by the
+	// main thread once per TestEvery outer-loop iterations of its share of
+	// the matrix-vector product (the paper's NBCF-ovlp-test).
+	NBCFTest Method = "nbcf-test"
+	// NBCFNoTest is LibNBC with the progress function never called before
+	// the wait (the paper's NBCF-ovlp-notest).
+	NBCFNoTest Method = "nbcf-notest"
+	// NBCT is LibNBC with its progress thread (the paper's NBCT-ovlp).
+	NBCT Method = "nbct"
+	// TCC is the paper's Threaded Collective Communication: a progress
+	// thread runs the library's blocking collectives in issue order
+	// (Section III; the paper's TCC-ovlp).
+	TCC Method = "tcc"
+)
+
+// Methods lists the methods in the order of the paper's Fig. 1 and 2.
+var Methods = []Method{NBCFNoOvlp, NBCFTest, NBCFNoTest, NBCT, MPI, TCC}
+
+// String returns the method's name, which is also its CLI and URL value.
+func (m Method) String() string { return string(m) }
+
+// Set parses a method name; with String it makes *Method a flag.Value.
+func (m *Method) Set(s string) error {
+	for _, x := range Methods {
+		if string(x) == s {
+			*m = x
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown method %q (want one of %s)", s, methodList())
+}
+
+func methodList() string {
+	s := make([]string, len(Methods))
+	for i, m := range Methods {
+		s[i] = string(m)
+	}
+	return strings.Join(s, ", ")
+}
+
+// valid reports whether m is one of Methods.
+func (m Method) valid() bool {
+	for _, x := range Methods {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// LibNBC reports whether the method is one of LibNBC's (schedule of
+// point-to-point operations) rather than a call of the MPI library's
+// blocking collective.
+func (m Method) LibNBC() bool {
+	return m == NBCFNoOvlp || m == NBCFTest || m == NBCFNoTest || m == NBCT
+}
+
+// Threaded reports whether the method has a progress thread.
+func (m Method) Threaded() bool { return m == NBCT || m == TCC }
+
+// Baseline is the non-overlapped method the paper measures a method's
+// overlap speedup against: LibNBC's progress-function version waited on at
+// once (NBCF-noovlp, 16 compute threads) for every LibNBC method, the MPI
+// library's blocking collective for TCC (whose blocking collective it runs)
+// and for MPI itself. See doc.go.
+func (m Method) Baseline() Method {
+	if m.LibNBC() {
+		return NBCFNoOvlp
+	}
+	return MPI
+}
+
+// The alltoall algorithms (Params.Alltoall and Params.NBCAlltoall).
+const (
+	// AllAtOnce posts every send and receive at once and waits for all:
+	// LibNBC's Alltoall schedule (the paper, Section IV-C), one round.
+	AllAtOnce = "all-at-once"
+	// Pairwise exchanges with one partner per step, P−1 steps, each waiting
+	// for the last: MPICH's long-message MPI_Alltoall, which Intel MPI 4.0
+	// inherits.
+	Pairwise = "pairwise"
+)
+
+// Limits of the parameters.
+const (
+	MaxNodes       = 128     // the all-ranks simulation costs O(P²) messages per collective: 16 alltoalls on 128 nodes take 0.85 s
+	MaxMatrix      = 200_000 // n of the n × n matrix
+	MaxMsg         = 1 << 30 // bytes per destination
+	MaxCollectives = 16      // the issue's sweep goes to 16 in flight
+	MaxCores       = 256
+	MaxQueue       = 64
+	MaxTestEvery   = 1_000_000
+	maxTime        = 1.0 // s: bound of every time constant
+	maxRate        = 1e15
+)
+
+// Params are the model's inputs (specs/nbc-tcc.md). Times are in seconds,
+// sizes in bytes, bandwidths in bytes per second. The defaults of the model
+// constants come from the hardware the paper names (Section IV-B: Fujitsu
+// PRIMERGY CX400, Xeon E5-2680 2.7 GHz, 16 cores and 128 GB per node,
+// InfiniBand FDR, RHEL 6.1 kernel 2.6.32, Intel MPI 4.0 Update 3 with
+// MPI_THREAD_MULTIPLE); none is fitted to the paper's bars.
+type Params struct {
+	// The experiment (Section IV-A, IV-C).
+	Nodes int `json:"nodes" help:"nodes (one MPI rank each), an integer in [2, 128]"`
+	// Msg is the Alltoall's message size per destination.
+	Msg    float64 `json:"msg" help:"alltoall message size per destination in bytes, in [1, 1073741824] (the CLI also takes 500KB, 5MB, 64KiB, 1MiB)"`
+	Matrix int     `json:"matrix" help:"n of the n x n matrix of the matrix-vector product, an integer in [1, 200000]"`
+	Method Method  `json:"method" help:"implementation: mpi, nbcf-noovlp, nbcf-test, nbcf-notest, nbct or tcc"`
+	// Collectives is how many non-blocking alltoalls are issued back to back
+	// before the computation (the paper: 1; its future work: more).
+	Collectives int `json:"collectives" help:"non-blocking alltoalls in flight, an integer in [1, 16]"`
+	// Cores per node; the compute threads are Cores (no progress thread, or
+	// Oversubscribe) or Cores−1 (a progress thread on its own core).
+	Cores int `json:"cores" help:"cores per node, an integer in [2, 256] (the paper: 16)"`
+	// Oversubscribe runs Cores compute threads plus the progress thread,
+	// which then shares the last core with a compute thread (the paper's
+	// Section V alternative to 15 + 1).
+	Oversubscribe bool `json:"oversubscribe" help:"progress thread shares a core with a compute thread (16+1) instead of its own core (15+1)"`
+	// QueueCap is the capacity of TCC's ring HandleQueue.
+	QueueCap int `json:"queue" help:"TCC handle queue capacity, an integer in [1, 64]"`
+	// TestEvery: NBCF-test calls the progress function once per this many
+	// outer-loop iterations of the main thread (the paper: 1).
+	TestEvery int `json:"test_every" help:"NBCF-test: a progress call once per this many outer-loop iterations, in [1, 1000000]"`
+	// Alltoall is the MPI library's blocking alltoall algorithm (MPI, TCC).
+	Alltoall string `json:"alltoall" help:"MPI library's alltoall algorithm: pairwise or all-at-once"`
+	// NBCAlltoall is LibNBC's schedule (the paper: all at once); pairwise
+	// gives the comparison with the same algorithm the paper leaves to
+	// future work.
+	NBCAlltoall string `json:"nbc_alltoall" help:"LibNBC's alltoall schedule: all-at-once or pairwise"`
+
+	// Network: InfiniBand FDR 4x.
+	//
+	// Latency is the one-way MPI latency of a small message, for data and
+	// for the rendezvous protocol's control messages: ~1.5 µs for Intel MPI
+	// over FDR (HCA, one switch hop, the verbs stack).
+	Latency float64 `json:"latency" help:"one-way network latency per message in s, in [0, 1]"`
+	// Bandwidth is each node's injection (and ejection) bandwidth: FDR 4x
+	// carries 54.5 Gb/s of data = 6.8 GB/s; after PCIe Gen3 x8 and packet
+	// headers MPI reaches about 6 GB/s.
+	Bandwidth float64 `json:"bandwidth" help:"per-node link bandwidth in B/s, in (0, 1e15]"`
+	// EagerLimit: messages up to this size go eagerly; larger ones use the
+	// rendezvous protocol. 262144 B is Intel MPI 4.0's I_MPI_EAGER_THRESHOLD
+	// default.
+	EagerLimit float64 `json:"eager_limit" help:"eager/rendezvous threshold in bytes, in [0, 1073741824]"`
+
+	// Node: two Xeon E5-2680 sockets.
+	//
+	// Sockets: the CX400 node has two E5-2680 (8 cores each, 16 in all).
+	Sockets int `json:"sockets" help:"sockets per node (memory domains), an integer in [1, cores]"`
+	// SocketBandwidth is one socket's sustained memory bandwidth: four
+	// DDR3-1600 channels give 51.2 GB/s peak; STREAM triad reaches ~78 %
+	// of it on Sandy Bridge-EP, 40 GB/s.
+	SocketBandwidth float64 `json:"socket_bandwidth" help:"sustained memory bandwidth per socket in B/s, in (0, 1e15]"`
+	// CoreBandwidth is what one core streams alone: 10 line-fill buffers of
+	// 64 B per ~80 ns memory latency, 8 GB/s.
+	CoreBandwidth float64 `json:"core_bandwidth" help:"memory bandwidth one core streams alone in B/s, in (0, 1e15]"`
+	// ElemBytes is the matrix element size: double precision. The
+	// matrix-vector product streams the matrix once (8 B per multiply-add);
+	// at 2.7 GHz × 8 flops/cycle a core computes ~40× faster than its
+	// memory feeds it, so the row time is the bytes over the bandwidth.
+	ElemBytes float64 `json:"elem_bytes" help:"bytes per matrix element streamed, in (0, 1024]"`
+
+	// CopyBandwidth is one core's memcpy rate: the Alltoall's block to
+	// itself is copied locally, reading and writing every byte, about half
+	// the core's 8 GB/s stream: 4 GB/s. LibNBC copies it in NBC_Ialltoall
+	// (the issuing thread); MPICH's MPI_Alltoall first thing in the call
+	// (the progress thread, in TCC).
+	CopyBandwidth float64 `json:"copy_bandwidth" help:"one core's memcpy bandwidth for the alltoall's local block in B/s, in (0, 1e15]"`
+
+	// Software costs (host CPU time).
+	//
+	// MPICall is the host time of one call into the MPI library that posts
+	// a request or answers a protocol message (a verbs post plus the
+	// MPI_THREAD_MULTIPLE global lock): ~0.5 µs at 2.7 GHz.
+	MPICall float64 `json:"mpi_call" help:"host time of one MPI library call (post or protocol step) in s, in [0, 1]"`
+	// ScheduleStep is LibNBC's extra cost per schedule operation: building
+	// the schedule entry and interpreting it to post it (the decomposition
+	// overhead the paper's Section II and III name): ~0.5 µs.
+	ScheduleStep float64 `json:"schedule_step" help:"LibNBC cost per schedule operation in s, in [0, 1]"`
+	// ProgressCall is one NBC_Test / progress-thread poll: a completion-queue
+	// poll of the MPI progress engine under the global lock, ~0.5 µs.
+	ProgressCall float64 `json:"progress_call" help:"cost of one progress call (NBC_Test) in s, in [0, 1]"`
+	// RequestTest is the added cost per outstanding request that a progress
+	// call tests (MPI_Testall walks them): ~20 ns.
+	RequestTest float64 `json:"request_test" help:"cost per outstanding request tested by a progress call in s, in [0, 1]"`
+	// MutexHandoff is the time for a thread blocked on a pthread condition
+	// variable to run after another signals it (futex wake-up and the
+	// scheduler's switch on Linux 2.6.32): ~5 µs.
+	MutexHandoff float64 `json:"mutex_handoff" help:"condition-variable hand-off between threads in s, in [0, 1]"`
+	// ContextSwitch is the direct cost of switching threads on a core
+	// (lmbench lat_ctx on Sandy Bridge class CPUs, with cache refill): ~3 µs.
+	ContextSwitch float64 `json:"context_switch" help:"cost of one context switch in s, in [0, 1]"`
+	// TimeSlice is how long the kernel lets one of two runnable threads run
+	// on a shared core before switching: CFS on 2.6.32 with 16 CPUs has
+	// sched_min_granularity 0.75 ms × (1 + log2 16) = 3.75 ms.
+	TimeSlice float64 `json:"time_slice" help:"scheduler time slice on an oversubscribed core in s, in (0, 1]"`
+	// ThreadCreate is pthread_create plus the new thread's first run (the
+	// progress thread's start-up, in TCC's Init and LibNBC's thread
+	// variant): ~30 µs.
+	ThreadCreate float64 `json:"thread_create" help:"cost of creating the progress thread in s, in [0, 1]"`
+	// ForkJoin is an OpenMP parallel region's fork plus its closing barrier
+	// with 16 threads (Intel OpenMP, hot team): ~3 µs.
+	ForkJoin float64 `json:"fork_join" help:"OpenMP parallel region fork + join barrier in s, in [0, 1]"`
+}
+
+// Default returns the paper's 32-node case with TCC.
+func Default() Params { return Paper32Nodes(TCC) }
+
+// base holds everything but the experiment's size.
+func base(m Method) Params {
+	return Params{
+		Method:          m,
+		Collectives:     1,
+		Cores:           16,
+		QueueCap:        16,
+		TestEvery:       1,
+		Alltoall:        Pairwise,
+		NBCAlltoall:     AllAtOnce,
+		Latency:         1.5e-6,
+		Bandwidth:       6e9,
+		EagerLimit:      262144,
+		Sockets:         2,
+		SocketBandwidth: 40e9,
+		CoreBandwidth:   8e9,
+		CopyBandwidth:   4e9,
+		ElemBytes:       8,
+		MPICall:         0.5e-6,
+		ScheduleStep:    0.5e-6,
+		ProgressCall:    0.5e-6,
+		RequestTest:     20e-9,
+		MutexHandoff:    5e-6,
+		ContextSwitch:   3e-6,
+		TimeSlice:       3.75e-3,
+		ThreadCreate:    30e-6,
+		ForkJoin:        3e-6,
+	}
+}
+
+// Paper2Nodes is the paper's Fig. 1 setup: 2 nodes, 5 MB messages, a
+// 4,000 × 4,000 matrix.
+func Paper2Nodes(m Method) Params {
+	p := base(m)
+	p.Nodes, p.Msg, p.Matrix = 2, 5e6, 4000
+	return p
+}
+
+// Paper32Nodes is the paper's Fig. 2 setup: 32 nodes, 500 KB messages, a
+// 30,000 × 30,000 matrix.
+func Paper32Nodes(m Method) Params {
+	p := base(m)
+	p.Nodes, p.Msg, p.Matrix = 32, 500e3, 30000
+	return p
+}
+
+// ComputeThreads is the number of threads of the matrix-vector product:
+// all cores without a progress thread or when oversubscribing, one fewer
+// when the progress thread has its own core (the paper: 16 vs 15).
+func (p Params) ComputeThreads() int {
+	if p.Method.Threaded() && !p.Oversubscribe {
+		return p.Cores - 1
+	}
+	return p.Cores
+}
+
+// RangeError is a parameter outside its allowed range. Field is the
+// parameter's JSON name, which is also its CLI flag and URL key.
+type RangeError struct {
+	Field string
+	Value string
+	Want  string
+}
+
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("%s = %s is out of range: want %s", e.Field, e.Value, e.Want)
+}
+
+// Validate reports the first parameter outside its range, naming it.
+func (p Params) Validate() error {
+	ints := []struct {
+		field  string
+		v      int
+		lo, hi int
+	}{
+		{"nodes", p.Nodes, 2, MaxNodes},
+		{"matrix", p.Matrix, 1, MaxMatrix},
+		{"collectives", p.Collectives, 1, MaxCollectives},
+		{"cores", p.Cores, 2, MaxCores},
+		{"queue", p.QueueCap, 1, MaxQueue},
+		{"test_every", p.TestEvery, 1, MaxTestEvery},
+		{"sockets", p.Sockets, 1, max(1, p.Cores)},
+	}
+	if !(p.Msg >= 1 && p.Msg <= MaxMsg) {
+		return &RangeError{"msg", fmt.Sprint(p.Msg), fmt.Sprintf("a size in bytes in [1, %d]", MaxMsg)}
+	}
+	for _, c := range ints[:3] {
+		if c.v < c.lo || c.v > c.hi {
+			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("an integer in [%d, %d]", c.lo, c.hi)}
+		}
+	}
+	if !p.Method.valid() {
+		return &RangeError{"method", fmt.Sprintf("%q", string(p.Method)), "one of " + methodList()}
+	}
+	for _, c := range ints[3:] {
+		if c.v < c.lo || c.v > c.hi {
+			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("an integer in [%d, %d]", c.lo, c.hi)}
+		}
+	}
+	for _, c := range []struct{ field, v string }{{"alltoall", p.Alltoall}, {"nbc_alltoall", p.NBCAlltoall}} {
+		if c.v != Pairwise && c.v != AllAtOnce {
+			return &RangeError{c.field, fmt.Sprintf("%q", c.v), "pairwise or all-at-once"}
+		}
+	}
+	for _, c := range []struct {
+		field string
+		v     float64
+	}{{"latency", p.Latency}, {"mpi_call", p.MPICall}, {"schedule_step", p.ScheduleStep},
+		{"progress_call", p.ProgressCall}, {"request_test", p.RequestTest}, {"mutex_handoff", p.MutexHandoff},
+		{"context_switch", p.ContextSwitch}, {"thread_create", p.ThreadCreate}, {"fork_join", p.ForkJoin}} {
+		if !(c.v >= 0 && c.v <= maxTime) {
+			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a time in seconds in [0, %g]", maxTime)}
+		}
+	}
+	if !(p.TimeSlice > 0 && p.TimeSlice <= maxTime) {
+		return &RangeError{"time_slice", fmt.Sprint(p.TimeSlice), fmt.Sprintf("a time in seconds in (0, %g]", maxTime)}
+	}
+	for _, c := range []struct {
+		field string
+		v     float64
+	}{{"bandwidth", p.Bandwidth}, {"socket_bandwidth", p.SocketBandwidth}, {"core_bandwidth", p.CoreBandwidth}, {"copy_bandwidth", p.CopyBandwidth}} {
+		if !(c.v > 0 && c.v <= maxRate) {
+			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a bandwidth in B/s in (0, %g]", maxRate)}
+		}
+	}
+	if !(p.EagerLimit >= 0 && p.EagerLimit <= MaxMsg) {
+		return &RangeError{"eager_limit", fmt.Sprint(p.EagerLimit), fmt.Sprintf("a size in bytes in [0, %d]", MaxMsg)}
+	}
+	if !(p.ElemBytes > 0 && p.ElemBytes <= 1024) || math.IsInf(p.ElemBytes, 0) {
+		return &RangeError{"elem_bytes", fmt.Sprint(p.ElemBytes), "a size in bytes in (0, 1024]"}
+	}
+	return nil
+}

@@ -1,0 +1,531 @@
+package nbc
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"commlab/engine/trace"
+)
+
+// mainStep runs rank r's main thread from its current step until it has to
+// wait for time to pass or for another thread.
+func (m *model) mainStep(r int, now float64) {
+	rk := &m.ranks[r]
+	p := &m.p
+	for {
+		st := m.prog[rk.pc]
+		switch st.kind {
+		case stCreate:
+			// Init: create the progress thread. TCC's then waits on the
+			// HandleQueue's condition variable; LibNBC's sleeps until a
+			// handle comes.
+			if rk.sub == 0 {
+				rk.sub = 1
+				m.setLane(r, 0, trace.Stall, now, "pthread_create (Init)", -1)
+				m.sim.Schedule(now+p.ThreadCreate, evMain, int32(r))
+				return
+			}
+		case stIssue:
+			h := st.h
+			c := &rk.colls[h]
+			if p.Method == TCC {
+				if rk.sub == 0 {
+					m.event(r, now, h, Issue, -1)
+					if rk.cnt == p.QueueCap {
+						// The ring is full: wait on the condition variable
+						// until the progress thread dequeues the head.
+						m.event(r, now, h, Block, -1)
+						rk.mainBlocked, rk.sub = true, 1
+						m.setLane(r, 0, trace.Idle, now, fmt.Sprintf("I_alltoall #%d: queue full", h), h)
+						return
+					}
+				}
+				slot := (rk.head + rk.cnt) % p.QueueCap
+				rk.queue[slot] = h
+				rk.cnt++
+				m.event(r, now, h, Enqueue, slot)
+				m.closeLane(r, 0, now)
+				m.wakeProgress(r, now)
+				break
+			}
+			// LibNBC: NBC_Ialltoall builds the schedule, NBC_Start posts its
+			// first round in the caller.
+			if rk.sub == 0 {
+				m.event(r, now, h, Issue, -1)
+				m.event(r, now, h, Start, -1)
+				c.issued, c.rounds = true, m.rounds()
+				m.track(r, now)
+				rk.inLib, rk.sub = true, 1
+				m.flush(r, now)
+				built := now + p.ScheduleStep*float64(c.rounds*m.opsPerRound())
+				end := m.postRound(r, h, 0, 0, built)
+				m.setLane(r, 0, trace.Send, now, fmt.Sprintf("NBC_Ialltoall #%d", h), h)
+				m.sim.Schedule(end, evMain, int32(r))
+				return
+			}
+			if rk.libBusy > now {
+				m.sim.Schedule(rk.libBusy, evMain, int32(r))
+				return
+			}
+			rk.inLib = false
+			m.closeLane(r, 0, now)
+			if p.Method == NBCT {
+				m.wakeProgress(r, now)
+			}
+		case stBlocking:
+			h := st.h
+			c := &rk.colls[h]
+			if rk.sub == 0 {
+				m.event(r, now, h, Issue, -1)
+				m.event(r, now, h, Start, -1)
+				c.issued, c.rounds = true, m.rounds()
+				m.track(r, now)
+				rk.inLib, rk.h, rk.sub = true, h, 1
+				m.flush(r, now)
+				m.postRound(r, h, 0, 0, now)
+				m.setLane(r, 0, trace.Receive, now, fmt.Sprintf("MPI_Alltoall #%d", h), h)
+			}
+			if !c.done {
+				rk.waiting = true
+				return
+			}
+			m.event(r, now, h, WaitCall, -1)
+			m.event(r, now, h, WaitReturn, -1)
+			rk.inLib, rk.h = false, -1
+			m.closeLane(r, 0, now)
+		case stWait:
+			h := st.h
+			c := &rk.colls[h]
+			if rk.sub == 0 {
+				rk.sub = 1
+				m.event(r, now, h, WaitCall, -1)
+				if p.Method.Threaded() {
+					if !c.done {
+						// Wait blocks until the progress thread sets the
+						// flag and signals.
+						c.mainWaits = true
+						m.setLane(r, 0, trace.Idle, now, fmt.Sprintf("Wait #%d", h), h)
+						return
+					}
+				} else {
+					// NBC_Wait progresses the schedule until it completes.
+					rk.inLib, rk.h = true, h
+					m.setLane(r, 0, trace.Receive, now, fmt.Sprintf("NBC_Wait #%d", h), h)
+					m.flush(r, now)
+				}
+			}
+			if !c.done {
+				rk.waiting = true
+				return
+			}
+			if rk.libBusy > now && rk.inLib {
+				m.sim.Schedule(rk.libBusy, evMain, int32(r))
+				return
+			}
+			rk.inLib, rk.h = false, -1
+			m.event(r, now, h, WaitReturn, -1)
+			m.closeLane(r, 0, now)
+		case stCompute:
+			if m.commOnly {
+				break
+			}
+			if !m.computeStep(r, now) {
+				return
+			}
+		case stFinalize:
+			// Finalize: the queue is empty (every handle was waited on), so
+			// signal the progress thread to stop and join it: two hand-offs.
+			if rk.sub == 0 {
+				rk.sub = 1
+				m.event(r, now, -1, FinalizeCall, -1)
+				rk.stop = true
+				m.setLane(r, 0, trace.Idle, now, "Finalize", -1)
+				m.sim.Schedule(now+2*p.MutexHandoff, evMain, int32(r))
+				return
+			}
+			m.event(r, now, -1, FinalizeReturn, -1)
+			m.closeLane(r, 0, now)
+		case stEnd:
+			rk.end, rk.ended = now, true
+			if r == 0 && m.rec != nil {
+				for l := range m.lanes {
+					m.closeLane(0, l, now)
+				}
+			}
+			return
+		}
+		rk.pc++
+		rk.sub = 0
+	}
+}
+
+// computeStep advances the OpenMP matrix-vector product; false while the
+// main thread waits (for its rows, a progress call or the join).
+func (m *model) computeStep(r int, now float64) bool {
+	rk := &m.ranks[r]
+	p := &m.p
+	for {
+		switch rk.sub {
+		case 0: // fork
+			rk.forkAt, rk.computeEnd = now, now
+			rows := m.rankRows[r]
+			rk.rowsMain, rk.rowsDone = threadRows(rows, m.T, 0), 0
+			rk.workersLeft = m.T - 1
+			for t := 1; t < m.T; t++ {
+				d := float64(threadRows(rows, m.T, t)) * m.rowTime[t]
+				if m.shared && t == m.w {
+					rk.wStarted, rk.wRemaining = true, d
+					if d == 0 {
+						rk.wDone = true
+						m.workerDone(r, now)
+						continue
+					}
+					m.reschedule(r, now)
+					continue
+				}
+				m.setLane(r, t, trace.Compute, now, "rows", -1)
+				m.sim.Schedule(now+d, evWorker, int32(r*m.T+t))
+			}
+			rk.sub = 1
+		case 1: // the main thread's next rows
+			if rk.rowsDone == rk.rowsMain {
+				rk.computeEnd = max(rk.computeEnd, now)
+				rk.sub = 4
+				if rk.workersLeft == 0 {
+					m.join(r, now)
+				} else {
+					m.setLane(r, 0, trace.Idle, now, "barrier", -1)
+				}
+				return false
+			}
+			n := rk.rowsMain - rk.rowsDone
+			if p.Method == NBCFTest {
+				n = min(n, p.TestEvery)
+			}
+			m.setLane(r, 0, trace.Compute, now, fmt.Sprintf("rows %d–%d", rk.rowsDone, rk.rowsDone+n), -1)
+			rk.rowsDone += n
+			rk.sub = 2
+			m.sim.Schedule(now+float64(n)*m.rowTime[0], evMain, int32(r))
+			return false
+		case 2: // rows done: a progress call between outer-loop iterations
+			if p.Method != NBCFTest || rk.rowsDone == rk.rowsMain {
+				rk.sub = 1
+				continue
+			}
+			m.event(r, now, -1, Progress, -1)
+			rk.inLib = true
+			m.setLane(r, 0, trace.Receive, now, "NBC_Test", -1)
+			m.flush(r, now)
+			d := p.ProgressCall + p.RequestTest*float64(m.outstanding(r))
+			rk.sub = 3
+			m.sim.Schedule(max(now+d, rk.libBusy), evMain, int32(r))
+			return false
+		case 3: // the progress call returns (after any round it posted)
+			if rk.libBusy > now {
+				m.sim.Schedule(rk.libBusy, evMain, int32(r))
+				return false
+			}
+			rk.inLib = false
+			rk.sub = 1
+		case 4: // waiting at the join barrier; woken by join
+			return false
+		case 5: // joined
+			if r == 0 && m.rec != nil {
+				for t := 1; t < m.T; t++ {
+					m.closeLane(r, t, now)
+				}
+			}
+			return true
+		}
+	}
+}
+
+// workerDone: one compute thread of rank r finished its rows.
+func (m *model) workerDone(r int, now float64) {
+	rk := &m.ranks[r]
+	rk.workersLeft--
+	rk.computeEnd = max(rk.computeEnd, now)
+	if rk.workersLeft == 0 && rk.sub == 4 && m.prog[rk.pc].kind == stCompute {
+		m.join(r, now)
+	}
+}
+
+// join ends the parallel region: the barrier and the team's join.
+func (m *model) join(r int, now float64) {
+	rk := &m.ranks[r]
+	rk.sub = 5
+	m.setLane(r, 0, trace.Idle, now, "barrier", -1)
+	m.sim.Schedule(now+m.p.ForkJoin, evMain, int32(r))
+}
+
+// ---- the progress thread ----
+
+// wakeProgress signals the progress thread's condition variable if it is
+// waiting: it runs a hand-off later.
+func (m *model) wakeProgress(r int, now float64) {
+	rk := &m.ranks[r]
+	if rk.progAwake || rk.wakePending {
+		return
+	}
+	rk.wakePending = true
+	m.sim.Schedule(now+m.p.MutexHandoff, evProgWake, int32(r))
+}
+
+func (m *model) progWake(r int, now float64) {
+	rk := &m.ranks[r]
+	rk.wakePending, rk.progAwake = false, true
+	if !m.shared {
+		rk.progSched = true
+		m.progRun(r, now)
+		return
+	}
+	rk.preempt = true
+	m.reschedule(r, now)
+}
+
+// progRun: the progress thread is on a core and awake.
+func (m *model) progRun(r int, now float64) {
+	rk := &m.ranks[r]
+	switch m.p.Method {
+	case NBCT:
+		// LibNBC's thread polls NBC_Progress over the active handles.
+		rk.progIn = true
+		m.setLane(r, m.progLane, trace.Receive, now, "NBC_Progress loop", -1)
+		m.flush(r, now)
+		if m.allDone(r) {
+			m.progSleep(r, now)
+		}
+	case TCC:
+		if rk.progCur >= 0 {
+			rk.progIn = true
+			m.setLane(r, m.progLane, trace.Receive, now, fmt.Sprintf("MPI_Alltoall #%d", rk.progCur), rk.progCur)
+			m.flush(r, now)
+			return
+		}
+		m.tccNext(r, now)
+	}
+}
+
+// tccNext is the TCC progress thread's loop: dequeue the head and run the
+// blocking collective, or wait on the condition variable while the queue
+// is empty.
+func (m *model) tccNext(r int, now float64) {
+	rk := &m.ranks[r]
+	if rk.cnt == 0 {
+		m.progSleep(r, now)
+		return
+	}
+	h, slot := rk.queue[rk.head], rk.head
+	rk.head = (rk.head + 1) % m.p.QueueCap
+	rk.cnt--
+	m.event(r, now, h, Dequeue, slot)
+	if rk.mainBlocked {
+		// A slot is free: signal the issuer waiting in the enqueue.
+		rk.mainBlocked = false
+		m.sim.Schedule(now+m.p.MutexHandoff, evMain, int32(r))
+	}
+	c := &rk.colls[h]
+	c.issued, c.rounds = true, m.rounds()
+	m.track(r, now)
+	rk.progCur, rk.progIn = h, true
+	m.event(r, now, h, Start, -1)
+	m.setLane(r, m.progLane, trace.Receive, now, fmt.Sprintf("MPI_Alltoall #%d", h), h)
+	m.postRound(r, h, 0, m.progLane, now)
+}
+
+// progSleep: nothing to progress; the thread waits on its condition
+// variable and leaves the core.
+func (m *model) progSleep(r int, now float64) {
+	rk := &m.ranks[r]
+	rk.progAwake, rk.progIn = false, false
+	m.closeLane(r, m.progLane, now)
+	if !m.shared {
+		rk.progSched = false
+		return
+	}
+	m.reschedule(r, now)
+}
+
+// ---- the oversubscribed core: compute thread w and the progress thread ----
+
+// reschedule decides who runs on the shared core after a change: a woken
+// progress thread preempts the compute thread (CFS wake-up preemption);
+// two runnable threads alternate every TimeSlice; each switch costs a
+// ContextSwitch.
+func (m *model) reschedule(r int, now float64) {
+	rk := &m.ranks[r]
+	if rk.switching {
+		return
+	}
+	wR := rk.wStarted && !rk.wDone
+	pR := rk.progAwake
+	runnable := func(o int8) bool { return o == ownW && wR || o == ownP && pR }
+	other := func(o int8) int8 {
+		if o == ownW {
+			return ownP
+		}
+		return ownW
+	}
+	cur := rk.owner
+	want := cur
+	switch {
+	case cur == ownNone:
+		want = ownNone
+		if pR {
+			want = ownP
+		} else if wR {
+			want = ownW
+		}
+	case !runnable(cur):
+		want = ownNone
+		if runnable(other(cur)) {
+			want = other(cur)
+		}
+	case cur == ownW && pR && rk.preempt:
+		want = ownP
+	case runnable(other(cur)) && now >= rk.sliceEnd && rk.coreAt <= now:
+		want = other(cur)
+	}
+	rk.preempt = false
+	if want == cur {
+		if cur != ownNone && runnable(other(cur)) && !(rk.coreAt > now) {
+			rk.sliceEnd = now + m.p.TimeSlice
+			rk.coreAt = rk.sliceEnd
+			m.sim.Schedule(rk.coreAt, evCore, int32(r))
+		}
+		return
+	}
+	// Take the core from cur.
+	switch cur {
+	case ownW:
+		if rk.wRunning {
+			rk.wRemaining = math.Max(0, rk.wRemaining-(now-rk.wSince))
+			rk.wRunning = false
+		}
+	case ownP:
+		rk.progSched = false
+		if rk.progAwake {
+			m.setLane(r, m.progLane, trace.Idle, now, "preempted", -1)
+		}
+	}
+	if want == ownNone {
+		rk.owner = ownNone
+		return
+	}
+	if cur == ownNone {
+		m.startOn(r, want, now)
+		return
+	}
+	rk.owner, rk.switching, rk.next = ownNone, true, want
+	rk.coreAt = now + m.p.ContextSwitch
+	m.setLane(r, m.w, trace.Stall, now, "context switch", -1)
+	m.sim.Schedule(rk.coreAt, evCore, int32(r))
+}
+
+func (m *model) coreEvent(r int, now float64) {
+	rk := &m.ranks[r]
+	if rk.switching {
+		rk.switching = false
+		m.startOn(r, rk.next, now)
+		return
+	}
+	m.reschedule(r, now)
+}
+
+// startOn gives the shared core to who.
+func (m *model) startOn(r int, who int8, now float64) {
+	rk := &m.ranks[r]
+	rk.owner = who
+	rk.coreAt = -1
+	if other := (who == ownW && rk.progAwake) || (who == ownP && rk.wStarted && !rk.wDone); other {
+		rk.sliceEnd = now + m.p.TimeSlice
+		rk.coreAt = rk.sliceEnd
+		m.sim.Schedule(rk.coreAt, evCore, int32(r))
+	}
+	switch who {
+	case ownW:
+		rk.wRunning, rk.wSince = true, now
+		rk.wDoneAt = now + rk.wRemaining
+		m.setLane(r, m.w, trace.Compute, now, "rows", -1)
+		m.sim.Schedule(rk.wDoneAt, evWorker, int32(r*m.T+m.w))
+	case ownP:
+		if rk.wStarted && !rk.wDone {
+			m.setLane(r, m.w, trace.Idle, now, "preempted", -1)
+		} else {
+			m.closeLane(r, m.w, now)
+		}
+		rk.progSched = true
+		m.progRun(r, now)
+	}
+}
+
+// ---- recording ----
+
+// event records rank 0's handle events.
+func (m *model) event(r int, t float64, h int, k EventKind, slot int) {
+	if r != 0 {
+		return
+	}
+	if k == Issue && h == 0 {
+		m.first = t
+	}
+	if k == WaitReturn {
+		m.lastWait = max(m.lastWait, t)
+	}
+	m.evs = append(m.evs, HandleEvent{Time: t, Handle: h, Kind: k, Slot: slot})
+}
+
+// setLane ends rank 0's lane's current span at t and opens a new one.
+func (m *model) setLane(r, lane int, k trace.Kind, t float64, label string, step int) {
+	if r != 0 || m.rec == nil || lane < 0 {
+		return
+	}
+	m.closeLane(r, lane, t)
+	m.lanes[lane] = laneState{open: true, kind: k, start: t, label: label, step: step}
+}
+
+func (m *model) closeLane(r, lane int, t float64) {
+	if r != 0 || m.rec == nil || lane < 0 {
+		return
+	}
+	l := &m.lanes[lane]
+	if l.open {
+		m.rec.AddSpan(lane, l.kind, l.start, t, l.step, l.label)
+		l.open = false
+	}
+}
+
+// overlap is how long rank 0's link moved data while its compute threads
+// computed.
+func (m *model) overlap() float64 {
+	iv := append(append(slices.Clone(m.tx), m.rx...), m.moving...)
+	slices.SortFunc(iv, func(a, b [2]float64) int {
+		switch {
+		case a[0] < b[0]:
+			return -1
+		case a[0] > b[0]:
+			return 1
+		}
+		return 0
+	})
+	rk := &m.ranks[0]
+	lo, hi := rk.forkAt, rk.computeEnd
+	var sum, curS, curE float64
+	open := false
+	flushIv := func() {
+		if open {
+			sum += max(0, min(curE, hi)-max(curS, lo))
+		}
+	}
+	for _, x := range iv {
+		if open && x[0] <= curE {
+			curE = max(curE, x[1])
+			continue
+		}
+		flushIv()
+		curS, curE, open = x[0], x[1], true
+	}
+	flushIv()
+	return sum
+}

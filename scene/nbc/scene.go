@@ -1,0 +1,160 @@
+package nbc
+
+import (
+	"fmt"
+	"slices"
+
+	"commlab/engine/nbc"
+	"commlab/engine/trace"
+	"commlab/render"
+	"commlab/scene"
+)
+
+// Scene is the TCC queue scene: the handle queue and the threads of rank
+// 0, with LibNBC's progress-function timeline for contrast.
+type Scene struct{}
+
+// New returns the TCC queue scene.
+func New() scene.Scene { return Scene{} }
+
+// Info names the scene for the index page.
+func (Scene) Info() scene.Info {
+	return scene.Info{
+		Name:  "tcc",
+		Title: "TCC queue progress: non-blocking alltoalls on a progress thread",
+		Paper: "Paper 001: non-blocking collectives, LibNBC vs. TCC (§III, Fig. 1-2)",
+		Summary: "TCC, the paper's Threaded Collective Communication, hands each non-blocking " +
+			"alltoall to a progress thread through a ring queue of handles: the main thread " +
+			"enqueues a handle per call and blocks while the queue is full, the progress thread " +
+			"takes the head, runs the MPI library's blocking alltoall and sets the handle's done " +
+			"flag, one collective at a time, and Wait returns once the flag is set. The ring's " +
+			"slots, the handles' flags and the compute threads' share of the matrix-vector " +
+			"product are drawn at the playhead above a timeline of rank 0's threads. Switch the " +
+			"view to see LibNBC's progress function on the same workload, whose large messages " +
+			"advance only when the main thread calls NBC_Test between outer-loop iterations.",
+	}
+}
+
+// Fields are the queue, the workload, the threads and the view.
+func (Scene) Fields() []scene.Field { return Fields() }
+
+// Build checks every value (a bad one is a *scene.FieldError naming its
+// field, even when a caller skipped parsing) and runs the engine twice on
+// the same workload, TCC and NBCF-ovlp-test, each with a trace: the
+// numbers are both runs' whatever the view, so switching the view does not
+// change them.
+func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
+	for _, f := range sc.Fields() {
+		raw, ok := v[f.Key]
+		if !ok {
+			return nil, &scene.FieldError{Key: f.Key, Value: "", Want: f.Want()}
+		}
+		if _, err := f.Parse(raw); err != nil {
+			return nil, err
+		}
+	}
+	// The model is deterministic: seed is not used.
+	_ = seed
+	pt, pf, err := Params(v)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{p: pt, view: v[KeyView]}
+	for i, p := range []nbc.Params{pt, pf} {
+		tr := new(trace.Trace)
+		res, err := nbc.Run(p, tr)
+		if err != nil {
+			return nil, fieldError(err, v)
+		}
+		if err := nbc.ValidateHandles(res.Events); err != nil {
+			return nil, fmt.Errorf("tcc scene: %s handles: %w", p.Method, err)
+		}
+		r.tl[i] = newTimeline(p.Method, res, tr)
+	}
+	r.prepare()
+	return r, nil
+}
+
+// run is one built scene: both timelines, and the ones the view shows.
+type run struct {
+	p    nbc.Params // TCC's
+	view string
+	tl   [2]*timeline // TCC, NBCF-ovlp-test
+	// shown are the timelines the Gantt draws, top first.
+	shown []*timeline
+	end   float64
+	steps []float64
+	nSpan int // spans of the shown timelines, to size the list
+}
+
+// Indices into run.tl.
+const (
+	iTCC  = 0
+	iNBCF = 1
+)
+
+func (r *run) prepare() {
+	switch r.view {
+	case ViewNBCF:
+		r.shown = []*timeline{r.tl[iNBCF]}
+	case ViewBoth:
+		r.shown = []*timeline{r.tl[iTCC], r.tl[iNBCF]}
+	default:
+		r.shown = []*timeline{r.tl[iTCC]}
+	}
+	var steps []float64
+	for _, tl := range r.shown {
+		r.end = max(r.end, tl.end)
+		r.nSpan += len(tl.tr.Spans)
+		for _, h := range tl.handles {
+			steps = append(steps, h.issue, h.dequeue, h.done, h.waitReturn)
+		}
+	}
+	if !(r.end > 0) {
+		r.end = 1
+	}
+	steps = slices.DeleteFunc(steps, func(x float64) bool { return !(x >= 0 && x <= r.end) })
+	slices.Sort(steps)
+	r.steps = slices.Compact(steps)
+}
+
+// End is the end of the shown runs: the later of the two in the "both"
+// view.
+func (r *run) End() float64                              { return r.end }
+func (r *run) Steps() []float64                          { return r.steps }
+func (r *run) Frame(t float64, v scene.View) render.List { return r.frame(t, v) }
+
+// Trace is the first shown run's record.
+func (r *run) Trace() *trace.Trace { return r.shown[0].tr }
+
+// Numbers are TCC's total time, its parts and its speedup over the MPI
+// library's blocking alltoall, the queue's blocked enqueues, and the same
+// for LibNBC's progress-function run on the same workload.
+func (r *run) Numbers() map[string]float64 {
+	t, f := r.tl[iTCC], r.tl[iNBCF]
+	blocked, blockedTime := 0, 0.0
+	for _, h := range t.handles {
+		if h.block >= 0 {
+			blocked++
+			blockedTime += h.enqueue - h.block
+		}
+	}
+	return map[string]float64{
+		"total":            t.res.Total,
+		"baseline":         t.res.Baseline,
+		"speedup":          t.res.Speedup,
+		"compute":          t.res.Compute,
+		"comm":             t.res.Comm,
+		"overlap":          t.res.Overlap,
+		"overhead":         t.res.Overhead,
+		"collectives":      float64(len(t.handles)),
+		"queue":            float64(r.p.QueueCap),
+		"compute_threads":  float64(r.p.ComputeThreads()),
+		"blocked_enqueues": float64(blocked),
+		"blocked_time":     blockedTime,
+		"nbcf_total":       f.res.Total,
+		"nbcf_baseline":    f.res.Baseline,
+		"nbcf_speedup":     f.res.Speedup,
+		"progress_calls":   float64(len(f.progress)),
+	}
+}

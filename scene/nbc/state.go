@@ -1,0 +1,363 @@
+package nbc
+
+import (
+	"fmt"
+	"math"
+
+	"commlab/engine/trace"
+	"commlab/render"
+	"commlab/render/font"
+)
+
+// stateRows splits the state section's left part into its header, the
+// flow row (main thread, queue, progress thread) and the handles row.
+func (p *painter) stateRows() (headerY float64, flow, handles box) {
+	s, b := p.s, p.state
+	headerH := p.fs * 1.6
+	chipH := p.fsSmall * 1.8
+	handles = box{b.x0, b.y1 - chipH, b.x1, b.y1}
+	flow = box{b.x0, b.y0 + headerH, b.x1, handles.y0 - 8*s}
+	return baseline(b.y0, headerH, p.fs), flow, handles
+}
+
+// threadBox draws a thread's box: its name, and its state under it.
+func (p *painter) threadBox(b box, name, state string, st render.Style) {
+	p.rect(b, st)
+	in := b.w() - 12*p.s
+	lh := (b.h() - 4*p.s) / 2
+	p.text(b.x0+6*p.s, baseline(b.y0+2*p.s, lh, p.fsSmall), fit(in, p.fsSmall, true, name), p.fsSmall, render.AlignLeft, true, p.th.Ink)
+	p.text(b.x0+6*p.s, baseline(b.y0+2*p.s+lh, lh, p.fsSmall)-2*p.s, fit(in, p.fsSmall, false, state, ""), p.fsSmall, render.AlignLeft, false, p.th.Ink)
+}
+
+// arrow draws a flow arrow between the boxes of the flow row.
+func (p *painter) arrow(x0, x1, y float64) {
+	c := p.th.Muted
+	p.l.Add(render.Arrow{From: render.Point{X: x0, Y: y}, To: render.Point{X: x1, Y: y}, Head: 6 * p.s, Style: render.Style{Stroke: c, Fill: c, Width: max(1, 1.2*p.s)}})
+}
+
+// queueState draws TCC's state at the playhead: the main thread issuing
+// (or blocked on a full queue), the ring's slots with the handles in them
+// and the head and tail pointers, the progress thread running the head's
+// collective, and every handle with its done flag.
+func (p *painter) queueState(tl *timeline) {
+	th, s := p.th, p.s
+	cp := p.r.p.QueueCap
+	hy, flow, hrow := p.stateRows()
+	used := 0
+	q := tl.queued(p.t, cp)
+	for _, h := range q {
+		if h >= 0 {
+			used++
+		}
+	}
+	p.text(flow.x0, hy, fit(flow.w(), p.fs, true,
+		fmt.Sprintf("HandleQueue: a ring of %d slots, %d full", cp, used),
+		fmt.Sprintf("HandleQueue: %d of %d slots full", used, cp),
+		fmt.Sprintf("queue %d/%d", used, cp)), p.fs, render.AlignLeft, true, th.Ink)
+
+	// Boxes: main | slots | progress, arrows between.
+	bw := math.Round(min(0.27*flow.w(), 190*s))
+	gap := 22 * s
+	ptrH := p.fsSmall * 1.3
+	slotRow := box{flow.x0 + bw + gap, flow.y0 + ptrH, flow.x1 - bw - gap, flow.y1 - ptrH - 6*s}
+	sw := min(slotRow.w()/float64(cp), 70*s)
+	slotRow.x1 = slotRow.x0 + sw*float64(cp)
+	p.mainBox = box{flow.x0, slotRow.y0 - ptrH*0.4, flow.x0 + bw, slotRow.y1 + ptrH*0.4}
+	progBox := box{flow.x1 - bw, p.mainBox.y0, flow.x1, p.mainBox.y1}
+	mid := (slotRow.y0 + slotRow.y1) / 2
+
+	// The main thread.
+	blk := tl.blocked(p.t)
+	p.mainBlock = blk >= 0
+	if p.mainBlock {
+		p.hatch(p.mainBox)
+		p.rect(p.mainBox, render.Style{Stroke: th.Stall, Width: max(1, 1.5*s)})
+		p.threadBox(p.mainBox, "main thread", "", render.Style{})
+		p.text(p.mainBox.x0+6*s, baseline(p.mainBox.y0+2*s+(p.mainBox.h()-4*s)/2, (p.mainBox.h()-4*s)/2, p.fsSmall)-2*s,
+			fit(p.mainBox.w()-12*s, p.fsSmall, true, blockText(blk, used == cp)...),
+			p.fsSmall, render.AlignLeft, true, p.onFill(render.Mix(th.Panel, th.Stall, stallTint)))
+	} else {
+		p.threadBox(p.mainBox, "main thread", p.mainState(tl), render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, s)})
+	}
+	p.arrow(p.mainBox.x1+3*s, slotRow.x0-3*s, mid)
+
+	// The slots: the ring drawn unrolled, its wrap-around as a line
+	// from the last slot back under the row to the first.
+	p.slots = make([]box, cp)
+	p.slotHandle = q
+	for i := range cp {
+		b := box{slotRow.x0 + float64(i)*sw, slotRow.y0, slotRow.x0 + float64(i+1)*sw, slotRow.y1}
+		p.slots[i] = b
+		p.rect(b, render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, s)})
+		if h := q[i]; h >= 0 {
+			in := box{b.x0 + 3*s, b.y0 + 3*s, b.x1 - 3*s, b.y1 - 3*s}
+			p.rect(in, render.Style{Fill: render.Mix(th.Panel, th.Ink, 0.12), Stroke: th.Ink, Width: max(1, s)})
+			if lbl := fit(in.w()-2*s, p.fsSmall, true, fmt.Sprintf("h%d", h), fmt.Sprint(h), ""); lbl != "" {
+				p.text((in.x0+in.x1)/2, baseline(in.y0, in.h(), p.fsSmall), lbl, p.fsSmall, render.AlignCenter, true, th.Ink)
+			}
+		}
+	}
+	wy := slotRow.y1 + ptrH + 2*s
+	wrap := render.Style{Stroke: th.Muted, Width: max(1, s), Dash: []float64{3 * s, 3 * s}}
+	p.l.Add(render.Polyline{Points: []render.Point{
+		{X: slotRow.x1 - sw/2, Y: slotRow.y1}, {X: slotRow.x1 + gap*0.4, Y: slotRow.y1},
+		{X: slotRow.x1 + gap*0.4, Y: wy}, {X: slotRow.x0 - gap*0.4, Y: wy},
+		{X: slotRow.x0 - gap*0.4, Y: slotRow.y1}, {X: slotRow.x0 + sw/2 - 4*s, Y: slotRow.y1},
+	}, Style: wrap})
+	head, tail := tl.headTail(p.t, cp)
+	p.pointer(p.slots[head], "head", true)
+	p.pointer(p.slots[tail], "tail", false)
+
+	// The progress thread.
+	st := "waiting for a handle"
+	run := tl.running(p.t)
+	switch {
+	case run >= 0:
+		st = fmt.Sprintf("MPI_Alltoall(h%d)", run)
+	case tl.finalize[1] >= 0 && p.t >= tl.finalize[1]:
+		st = "stopped and joined"
+	case tl.prog >= 0 && p.laneKind(tl, tl.prog) == trace.Compute:
+		st = "switched in"
+	}
+	p.threadBox(progBox, "progress thread", st, render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, s)})
+	if run >= 0 {
+		h := tl.handles[run]
+		f := 0.0
+		if h.done > h.start {
+			f = (p.t - h.start) / (h.done - h.start)
+		}
+		bar := box{progBox.x0 + 6*s, progBox.y1 - 7*s, progBox.x1 - 6*s, progBox.y1 - 3*s}
+		p.rect(bar, render.Style{Fill: th.Idle})
+		p.rect(box{bar.x0, bar.y0, bar.x0 + f*bar.w(), bar.y1}, render.Style{Fill: th.Redundant})
+	}
+	p.arrow(slotRow.x1+3*s, progBox.x0-3*s, mid)
+
+	p.handleChips(tl, hrow, true)
+}
+
+// blockText says why the main thread is blocked in the enqueue of handle
+// h: the queue is full, or a slot has come free and the condition
+// variable's hand-off has yet to wake it (Params.MutexHandoff).
+func blockText(h int, full bool) []string {
+	if full {
+		return []string{fmt.Sprintf("blocked: queue full (h%d)", h), fmt.Sprintf("blocked (h%d)", h), "blocked"}
+	}
+	return []string{fmt.Sprintf("blocked: waking up (h%d)", h), fmt.Sprintf("waking (h%d)", h), "waking"}
+}
+
+// pointer marks a slot with the ring's head (an arrow down onto it from
+// above) or its tail (an arrow up from below), named beside the arrow.
+func (p *painter) pointer(b box, name string, above bool) {
+	s := p.s
+	cx := (b.x0 + b.x1) / 2
+	c := p.th.Ink
+	tri := 5 * s
+	from, to := b.y0-tri-3*s, b.y0-1*s
+	if !above {
+		from, to = b.y1+tri+3*s, b.y1+1*s
+	}
+	p.l.Add(render.Arrow{From: render.Point{X: cx, Y: from}, To: render.Point{X: cx, Y: to}, Head: tri, Style: render.Style{Stroke: c, Fill: c, Width: 1}})
+	ty := (from+to)/2 + font.Ascent(p.fsSmall)/2 - 1
+	p.text(cx+tri*0.8, ty, name, p.fsSmall, render.AlignLeft, false, p.th.Muted)
+}
+
+// laneKind is what lane li is doing at the playhead (Idle between spans).
+func (p *painter) laneKind(tl *timeline, li int) trace.Kind {
+	for _, sp := range tl.spans[li] {
+		if sp.Start > p.t {
+			break
+		}
+		if p.t < sp.End {
+			return sp.Kind
+		}
+	}
+	return trace.Idle
+}
+
+// mainState says what the main thread does at the playhead, in the API's
+// words.
+func (p *painter) mainState(tl *timeline) string {
+	t := p.t
+	if tl.finalize[0] >= 0 && at(tl.finalize[0], t) && !at(tl.finalize[1], t) {
+		return "Finalize: queue draining"
+	}
+	for id, h := range tl.handles {
+		if at(h.waitCall, t) && !at(h.waitReturn, t) {
+			if tl.method == "tcc" {
+				return fmt.Sprintf("Wait(h%d)", id)
+			}
+			return fmt.Sprintf("NBC_Wait(h%d)", id)
+		}
+	}
+	issued := 0
+	for _, h := range tl.handles {
+		if at(h.issue, t) {
+			issued++
+		}
+	}
+	last := tl.handles[len(tl.handles)-1]
+	switch {
+	case issued < len(tl.handles) || !at(max(last.enqueue, last.issue), t) && tl.method == "tcc":
+		return fmt.Sprintf("issuing h%d", max(0, issued-1))
+	case at(last.waitReturn, t) && (tl.finalize[1] < 0 || at(tl.finalize[1], t)):
+		return "finished"
+	}
+	switch p.laneKind(tl, tl.main) {
+	case trace.Compute:
+		return "its matrix-vector rows"
+	case trace.Send, trace.Receive:
+		if tl.method == "tcc" {
+			return "in the MPI library"
+		}
+		return "NBC_Test"
+	}
+	return "waiting"
+}
+
+// handleChips draws one chip per handle in issue order: not yet issued
+// (outlined), blocked on the full queue (hatched), queued, running,
+// done, or waited for; each with its done flag, a square that fills when
+// the flag is set.
+func (p *painter) handleChips(tl *timeline, b box, queue bool) {
+	th, s := p.th, p.s
+	n := len(tl.handles)
+	lw := font.Width("handles", p.fsSmall, true) + 8*s
+	p.text(b.x0, baseline(b.y0, b.h(), p.fsSmall), "handles", p.fsSmall, render.AlignLeft, true, th.Ink)
+	cw := min((b.w()-lw)/float64(n), 64*s)
+	p.flags = make([]box, n)
+	p.flagSet = make([]bool, n)
+	t := p.t
+	for id, h := range tl.handles {
+		c := box{b.x0 + lw + float64(id)*cw, b.y0, b.x0 + lw + float64(id+1)*cw - 3*s, b.y1}
+		ink := th.Ink
+		switch {
+		case !at(h.issue, t):
+			p.rect(c, render.Style{Stroke: th.Rule, Width: max(1, s)})
+			ink = th.Muted
+		case queue && h.block >= 0 && at(h.block, t) && !at(h.enqueue, t):
+			p.hatch(c)
+			p.rect(c, render.Style{Stroke: th.Stall, Width: max(1, s)})
+		case at(h.waitReturn, t):
+			fill := render.Mix(th.Panel, th.Receive, waitedTint)
+			p.rect(c, render.Style{Fill: fill})
+			ink = p.onFill(fill)
+		case at(h.done, t):
+			p.rect(c, render.Style{Fill: th.Panel, Stroke: th.Receive, Width: max(1, 2*s)})
+		case at(h.start, t) && queue:
+			p.rect(c, render.Style{Fill: th.Redundant})
+			ink = p.onFill(th.Redundant)
+		case at(h.start, t):
+			// LibNBC: the schedule is posted and in flight.
+			fill := render.Mix(th.Panel, th.Redundant, 0.45)
+			p.rect(c, render.Style{Fill: fill})
+			ink = p.onFill(fill)
+		default:
+			p.rect(c, render.Style{Fill: render.Mix(th.Panel, th.Ink, 0.12), Stroke: th.Ink, Width: max(1, s)})
+		}
+		fs := c.h() * 0.42
+		f := box{c.x1 - fs - 3*s, (c.y0+c.y1)/2 - fs/2, c.x1 - 3*s, (c.y0+c.y1)/2 + fs/2}
+		p.flags[id] = f
+		set := at(h.done, t)
+		p.flagSet[id] = set
+		if set {
+			p.rect(f, render.Style{Fill: th.Receive, Stroke: th.Ink, Width: max(1, s)})
+		} else {
+			p.rect(f, render.Style{Fill: th.Panel, Stroke: ink, Width: max(1, s)})
+		}
+		room := f.x0 - c.x0 - 4*s
+		if lbl := fit(room, p.fsSmall, false, fmt.Sprintf("h%d", id), fmt.Sprint(id), ""); lbl != "" {
+			p.text(c.x0+3*s, baseline(c.y0, c.h(), p.fsSmall), lbl, p.fsSmall, render.AlignLeft, false, ink)
+		}
+	}
+}
+
+// nbcfState draws LibNBC's state at the playhead: no queue and no
+// progress thread, only the main thread, which advances every schedule
+// when it calls NBC_Test between outer-loop iterations or waits.
+func (p *painter) nbcfState(tl *timeline) {
+	th, s := p.th, p.s
+	hy, flow, hrow := p.stateRows()
+	k := p.r.p.TestEvery
+	every := "every outer iteration"
+	if k > 1 {
+		every = fmt.Sprintf("every %d outer iterations", k)
+	}
+	p.text(flow.x0, hy, fit(flow.w(), p.fs, true,
+		"LibNBC progress function: NBC_Test "+every, "LibNBC: NBC_Test "+every, "LibNBC"), p.fs, render.AlignLeft, true, th.Ink)
+	bw := math.Round(min(0.27*flow.w(), 190*s))
+	ptrH := p.fsSmall * 1.3
+	p.mainBox = box{flow.x0, flow.y0 + ptrH*0.6, flow.x0 + bw, flow.y1 - ptrH*0.6 - 6*s}
+	p.threadBox(p.mainBox, "main thread", p.mainState(tl), render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, s)})
+	x := p.mainBox.x1 + 14*s
+	w := flow.x1 - x
+	lh := p.fsSmall * 1.5
+	y := p.mainBox.y0
+	inFlight := 0
+	for _, h := range tl.handles {
+		if at(h.start, p.t) && !at(h.done, p.t) {
+			inFlight++
+		}
+	}
+	lines := [][]string{
+		{fmt.Sprintf("NBC_Test calls so far: %d of %d", tl.progressCalls(p.t), len(tl.progress)), fmt.Sprintf("NBC_Test calls: %d", tl.progressCalls(p.t))},
+		{fmt.Sprintf("schedules in flight: %d (they progress together)", inFlight), fmt.Sprintf("in flight: %d", inFlight)},
+		{"no progress thread: rendezvous data moves only inside NBC_Test or NBC_Wait", "rendezvous moves only inside NBC_Test/Wait", ""},
+	}
+	for _, c := range lines {
+		if y+lh > p.mainBox.y1+ptrH*0.6 {
+			break
+		}
+		if txt := fit(w, p.fsSmall, false, c...); txt != "" {
+			p.text(x, baseline(y, lh, p.fsSmall), txt, p.fsSmall, render.AlignLeft, false, th.Ink)
+		}
+		y += lh
+	}
+	p.handleChips(tl, hrow, false)
+}
+
+// computeBars draws the compute threads' share of their matrix-vector
+// rows done by the playhead, one vertical bar per thread, a group per
+// shown method.
+func (p *painter) computeBars() {
+	th, s := p.th, p.s
+	b := p.bars
+	headerH := p.fs * 1.6
+	done, all := 0.0, 0.0
+	tl0 := p.r.shown[0]
+	for _, li := range tl0.computes {
+		done += tl0.computed(li, p.t)
+		all += tl0.work[li]
+	}
+	pc := 0.0
+	if all > 0 {
+		pc = 100 * done / all
+	}
+	p.text(b.x0, baseline(b.y0, headerH, p.fs), fit(b.w(), p.fs, true,
+		fmt.Sprintf("Compute threads: %.0f %% of rows", pc), fmt.Sprintf("Compute %.0f %%", pc), fmt.Sprintf("%.0f %%", pc)), p.fs, render.AlignLeft, true, th.Ink)
+	capH := p.fsSmall * 1.5
+	area := box{b.x0, b.y0 + headerH, b.x1, b.y1 - capH}
+	n := len(p.r.shown)
+	gw := area.w() / float64(n)
+	p.barFrac = make([][]float64, n)
+	for g, tl := range p.r.shown {
+		gb := box{area.x0 + float64(g)*gw, area.y0, area.x0 + float64(g+1)*gw - 8*s*float64(min(1, n-1)), area.y1}
+		m := len(tl.computes)
+		bw := gb.w() / float64(max(m, 1))
+		p.barFrac[g] = make([]float64, m)
+		for i, li := range tl.computes {
+			f := tl.fraction(li, p.t)
+			p.barFrac[g][i] = f
+			bb := box{gb.x0 + float64(i)*bw, gb.y0, gb.x0 + float64(i+1)*bw - max(1, 0.2*bw), gb.y1}
+			p.rect(bb, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
+			if f > 0 {
+				p.rect(box{bb.x0, bb.y1 - f*bb.h(), bb.x1, bb.y1}, render.Style{Fill: th.Compute})
+			}
+		}
+		name := "TCC"
+		if tl.method != "tcc" {
+			name = "NBCF"
+		}
+		p.text(gb.x0, baseline(area.y1, capH, p.fsSmall), fit(gb.w(), p.fsSmall, false,
+			fmt.Sprintf("%s: %d threads", name, m), name), p.fsSmall, render.AlignLeft, false, th.Muted)
+	}
+}
