@@ -3,10 +3,10 @@ package butterfly
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"commlab/render"
 	"commlab/scene"
+	"commlab/scene/scenetest"
 )
 
 // BenchmarkFrame is the display-list target: a frame of the full
@@ -21,20 +21,16 @@ func BenchmarkFrame(b *testing.B) {
 		t := run.End() / 2
 		b.Run(fmt.Sprintf("P=%d", p), func(b *testing.B) {
 			run.Frame(t, v)
-			start := time.Now()
-			for b.Loop() {
+			scenetest.LoopMs(b, "ms/frame", func() {
 				run.Frame(t, v)
-			}
-			b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), "ms/frame")
+			})
 		})
 		b.Run(fmt.Sprintf("P=%d/Resize", p), func(b *testing.B) {
-			start := time.Now()
 			w := 960.0
-			for b.Loop() {
+			scenetest.LoopMs(b, "ms/frame", func() {
 				w = 1921 - w // 961, 960, 961…: every frame lays out anew
 				run.Frame(t, scene.View{W: w, H: 540, Theme: v.Theme})
-			}
-			b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), "ms/frame")
+			})
 		})
 	}
 }
@@ -46,11 +42,9 @@ func BenchmarkBuild(b *testing.B) {
 	for _, p := range []int{64, 4096} {
 		v := values("P", fmt.Sprint(p), "T", fmt.Sprint(min(6, p)))
 		b.Run(fmt.Sprintf("P=%d", p), func(b *testing.B) {
-			start := time.Now()
-			for b.Loop() {
+			scenetest.LoopMs(b, "ms/build", func() {
 				build(b, v, 1)
-			}
-			b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), "ms/build")
+			})
 		})
 	}
 }

@@ -3,10 +3,10 @@ package jitter
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"commlab/render"
 	"commlab/scene"
+	"commlab/scene/scenetest"
 )
 
 // BenchmarkFrame lays out one 960x540 frame mid-run (both runs stacked),
@@ -17,11 +17,9 @@ func BenchmarkFrame(b *testing.B) {
 			r := build(b, map[string]string{"P": c.P, "T": c.T, "trials": "10"}, 2)
 			v := scene.View{W: 960, H: 540, Theme: render.Light()}
 			t := r.End() / 2
-			start := time.Now()
-			for b.Loop() {
+			scenetest.LoopMs(b, "ms/frame", func() {
 				r.Frame(t, v)
-			}
-			b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), "ms/frame")
+			})
 		})
 	}
 }
@@ -33,13 +31,11 @@ func BenchmarkBuild(b *testing.B) {
 		b.Run(fmt.Sprintf("P=%s/trials=%s", c.P, c.trials), func(b *testing.B) {
 			v := values(map[string]string{"P": c.P, "T": c.T, "trials": c.trials})
 			sc := New()
-			start := time.Now()
-			for b.Loop() {
+			scenetest.LoopMs(b, "ms/build", func() {
 				if _, err := sc.Build(v, 2); err != nil {
 					b.Fatal(err)
 				}
-			}
-			b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), "ms/build")
+			})
 		})
 	}
 }
@@ -50,9 +46,7 @@ func BenchmarkBuild(b *testing.B) {
 func BenchmarkFrameStormy(b *testing.B) {
 	r := build(b, map[string]string{"P": "64", "period": "2e-05", "duration": "1.5e-05", "trials": "10"}, 2)
 	v := scene.View{W: 960, H: 540, Theme: render.Light()}
-	start := time.Now()
-	for b.Loop() {
+	scenetest.LoopMs(b, "ms/frame", func() {
 		r.Frame(r.End()*0.9, v)
-	}
-	b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), "ms/frame")
+	})
 }

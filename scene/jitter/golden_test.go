@@ -2,7 +2,7 @@ package jitter
 
 import (
 	"flag"
-	"fmt"
+	"image/color"
 	"path/filepath"
 	"testing"
 
@@ -10,6 +10,7 @@ import (
 	"commlab/render/raster"
 	"commlab/render/raster/rastertest"
 	"commlab/scene"
+	"commlab/scene/scenetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -43,28 +44,8 @@ func TestGoldenNotBlank(t *testing.T) {
 	r := build(t, map[string]string{"P": "16", "T": "4"}, 2)
 	for _, th := range []render.Theme{render.Light(), render.Dark()} {
 		img := raster.Image(r.Frame(r.End()*2/3, scene.View{W: 960, H: 540, Theme: th}), 1)
-		counts := map[string]int{}
-		for name, c := range map[string][4]uint8{
-			"compute": rgba(th.Compute), "stall": rgba(th.Stall), "redundant": rgba(th.Redundant), "adopted": rgba(th.Adopted),
-		} {
-			for y := range 540 {
-				for x := range 960 {
-					i := img.PixOffset(x, y)
-					if [4]uint8(img.Pix[i:i+4]) == c {
-						counts[name]++
-					}
-				}
-			}
-		}
-		for name, n := range counts {
-			if n < 50 {
-				t.Errorf("%s: %d pixels in the %s colour, want at least 50 (%v)", th.Name, n, name, fmt.Sprint(counts))
-			}
-		}
+		scenetest.NotBlank(t, img, map[string]color.Color{
+			"compute": th.Compute, "stall": th.Stall, "redundant": th.Redundant, "adopted": th.Adopted,
+		}, 0, 50, th.Name)
 	}
-}
-
-func rgba(c interface{ RGBA() (r, g, b, a uint32) }) [4]uint8 {
-	r, g, b, a := c.RGBA()
-	return [4]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
 }

@@ -9,6 +9,7 @@ import (
 	"commlab/render"
 	"commlab/render/font"
 	"commlab/scene"
+	"commlab/scene/chart"
 )
 
 // Fade levels: what a process did after it already held the result (the
@@ -26,10 +27,7 @@ const (
 )
 
 // box is an axis-aligned rectangle in canvas pixels.
-type box struct{ x0, y0, x1, y1 float64 }
-
-func (b box) w() float64 { return b.x1 - b.x0 }
-func (b box) h() float64 { return b.y1 - b.y0 }
+type box = chart.Box
 
 // panel is one Gantt chart: the conventional run or the redundant one.
 type panel struct {
@@ -47,6 +45,7 @@ type painter struct {
 	t  float64
 	s  float64 // scale against a 960x540 canvas
 
+	z                    chart.Sizes // the sizes below, for the shared helpers
 	fs, fsSmall, fsTitle float64
 	pad                  float64
 
@@ -88,102 +87,60 @@ func (r *run) paint(t float64, v scene.View) (render.List, *painter) {
 // layout picks sizes from the canvas: text scales with the canvas (14 px at
 // 960x540, so 18.7 px at 1280x720 projected), with a floor for small embeds.
 func (p *painter) layout(w, h float64) {
-	p.s = min(w/960, h/540)
-	p.fs = max(10, 14*p.s)
-	p.fsSmall = max(9, 13*p.s)
-	p.fsTitle = max(11, 16*p.s)
-	p.pad = 10 * p.s
-}
-
-// baseline returns the baseline of text of size fs centred in a row of height
-// rowH whose top is y.
-func baseline(y, rowH, fs float64) float64 {
-	return y + (rowH+font.Ascent(fs)-font.Descent(fs))/2
+	p.z = chart.SizesFor(w, h)
+	p.s, p.fs, p.fsSmall, p.fsTitle, p.pad = p.z.S, p.z.FS, p.z.FSSmall, p.z.FSTitle, p.z.Pad
 }
 
 func (p *painter) text(x, y float64, s string, size float64, align render.Align, bold bool, c color.RGBA) {
 	p.l.Add(render.Text{At: render.Point{X: x, Y: y}, S: s, Size: size, Align: align, Bold: bold, Color: c})
 }
 
-// fit returns the first of the candidates that fits in width w at size fs
-// (the last one if none does): long labels give way to short ones on small
-// canvases instead of overlapping.
-func fit(w, fs float64, bold bool, candidates ...string) string {
-	for _, c := range candidates {
-		if font.Width(c, fs, bold) <= w {
-			return c
-		}
-	}
-	return candidates[len(candidates)-1]
-}
-
 func (p *painter) title() {
 	rowH := p.fsTitle * 1.5
-	y := baseline(p.pad*0.6, rowH, p.fsTitle)
+	y := chart.Baseline(p.pad*0.6, rowH, p.fsTitle)
 	r := p.r
 	right := fmt.Sprintf("P = %d · T = %d · t = %s", r.p.P, r.p.T, scene.Seconds(p.t))
 	rw := font.Width(right, p.fs, false)
 	p.text(p.l.W-p.pad, y, right, p.fs, render.AlignRight, false, p.th.Muted)
 	room := p.l.W - 2*p.pad - rw - 2*p.fs
-	p.text(p.pad, y, fit(room, p.fsTitle, true,
+	p.text(p.pad, y, chart.Fit(room, p.fsTitle, true,
 		"Butterfly allreduce under OS and network jitter",
 		"Allreduce under OS and network jitter",
 		"Allreduce under jitter"), p.fsTitle, render.AlignLeft, true, p.th.Ink)
-}
-
-// legendEntry is one swatch and its label.
-type legendEntry struct {
-	label string
-	draw  func(b box)
 }
 
 // legend draws the key to the Gantt charts under the title, wrapping onto a
 // second row on narrow canvases, and returns the y where the body starts.
 func (p *painter) legend() float64 {
 	th := p.th
-	sw := 20 * p.s
-	entries := []legendEntry{
-		{"reduce", func(b box) { p.rect(b, render.Style{Fill: th.Compute}) }},
-		{"wait for partner", func(b box) { p.rect(b, render.Style{Fill: th.Idle, Stroke: th.Rule}) }},
-		{"OS jitter", func(b box) { p.stall(b, false) }},
-		{"message", func(b box) {
-			p.l.Add(render.Arrow{From: render.Point{X: b.x0, Y: b.y1}, To: render.Point{X: b.x1, Y: b.y0}, Head: 5 * p.s, Style: render.Style{Stroke: th.Butterfly, Fill: th.Butterfly, Width: max(1, p.s)}})
+	entries := []chart.LegendEntry{
+		{Label: "reduce", Draw: func(b box) { p.rect(b, render.Style{Fill: th.Compute}) }},
+		{Label: "wait for partner", Draw: func(b box) { p.rect(b, render.Style{Fill: th.Idle, Stroke: th.Rule}) }},
+		{Label: "OS jitter", Draw: func(b box) { p.stall(b, false) }},
+		{Label: "message", Draw: func(b box) {
+			p.l.Add(render.Arrow{From: render.Point{X: b.X0, Y: b.Y1}, To: render.Point{X: b.X1, Y: b.Y0}, Head: 5 * p.s, Style: render.Style{Stroke: th.Butterfly, Fill: th.Butterfly, Width: max(1, p.s)}})
 		}},
-		{"network noise", func(b box) {
-			p.l.Add(render.Line{From: render.Point{X: b.x0, Y: (b.y0 + b.y1) / 2}, To: render.Point{X: b.x1, Y: (b.y0 + b.y1) / 2}, Style: render.Style{Stroke: th.Noise, Width: 3 * p.s}})
+		{Label: "network noise", Draw: func(b box) {
+			p.l.Add(render.Line{From: render.Point{X: b.X0, Y: (b.Y0 + b.Y1) / 2}, To: render.Point{X: b.X1, Y: (b.Y0 + b.Y1) / 2}, Style: render.Style{Stroke: th.Noise, Width: 3 * p.s}})
 		}},
 	}
 	if p.r.view != ViewConventional {
 		entries = append(entries,
-			legendEntry{"redundant copy", func(b box) {
-				p.l.Add(render.Arrow{From: render.Point{X: b.x0, Y: b.y1}, To: render.Point{X: b.x1, Y: b.y0}, Head: 5 * p.s, Style: render.Style{Stroke: th.Redundant, Fill: th.Redundant, Width: max(1, p.s)}})
+			chart.LegendEntry{Label: "redundant copy", Draw: func(b box) {
+				p.l.Add(render.Arrow{From: render.Point{X: b.X0, Y: b.Y1}, To: render.Point{X: b.X1, Y: b.Y0}, Head: 5 * p.s, Style: render.Style{Stroke: th.Redundant, Fill: th.Redundant, Width: max(1, p.s)}})
 			}},
-			legendEntry{"adopted copy", func(b box) {
-				p.l.Add(render.Line{From: render.Point{X: b.x0, Y: b.y1}, To: render.Point{X: b.x1 - 4*p.s, Y: b.y0 + 4*p.s}, Style: render.Style{Stroke: th.Adopted, Width: 1.6 * max(1, p.s)}})
-				p.l.Add(render.Circle{Center: render.Point{X: b.x1 - 4*p.s, Y: b.y0 + 4*p.s}, R: 4 * p.s, Style: render.Style{Fill: th.Adopted, Stroke: th.Panel, Width: p.s}})
+			chart.LegendEntry{Label: "adopted copy", Draw: func(b box) {
+				p.l.Add(render.Line{From: render.Point{X: b.X0, Y: b.Y1}, To: render.Point{X: b.X1 - 4*p.s, Y: b.Y0 + 4*p.s}, Style: render.Style{Stroke: th.Adopted, Width: 1.6 * max(1, p.s)}})
+				p.l.Add(render.Circle{Center: render.Point{X: b.X1 - 4*p.s, Y: b.Y0 + 4*p.s}, R: 4 * p.s, Style: render.Style{Fill: th.Adopted, Stroke: th.Panel, Width: p.s}})
 			}},
 		)
 	}
-	entries = append(entries, legendEntry{"completion", func(b box) {
-		x := (b.x0 + b.x1) / 2
-		p.l.Add(render.Line{From: render.Point{X: x, Y: b.y0 - 2*p.s}, To: render.Point{X: x, Y: b.y1 + 2*p.s}, Style: render.Style{Stroke: th.Critical, Width: 2 * p.s}})
+	entries = append(entries, chart.LegendEntry{Label: "completion", Draw: func(b box) {
+		x := (b.X0 + b.X1) / 2
+		p.l.Add(render.Line{From: render.Point{X: x, Y: b.Y0 - 2*p.s}, To: render.Point{X: x, Y: b.Y1 + 2*p.s}, Style: render.Style{Stroke: th.Critical, Width: 2 * p.s}})
 	}})
 
-	rowH := p.fsSmall * 1.6
-	y := p.pad*0.6 + p.fsTitle*1.5
-	x := p.pad
-	for _, e := range entries {
-		w := sw + 5*p.s + font.Width(e.label, p.fsSmall, false)
-		if x > p.pad && x+w > p.l.W-p.pad {
-			x, y = p.pad, y+rowH
-		}
-		sh := p.fsSmall * 0.75
-		mid := y + rowH/2
-		e.draw(box{x, mid - sh/2, x + sw, mid + sh/2})
-		p.text(x+sw+5*p.s, baseline(y, rowH, p.fsSmall), e.label, p.fsSmall, render.AlignLeft, false, p.th.Ink)
-		x += w + 14*p.s
-	}
-	return y + rowH + 4*p.s
+	return chart.Legend(p.l, p.z, p.th.Ink, entries)
 }
 
 // arrange splits the body into the Gantt column (panels stacked on one
@@ -191,21 +148,21 @@ func (p *painter) legend() float64 {
 // on tall ones.
 func (p *painter) arrange(top float64) {
 	W, H := p.l.W, p.l.H
-	body := box{p.pad, top, W - p.pad, H - p.pad}
+	body := box{X0: p.pad, Y0: top, X1: W - p.pad, Y1: H - p.pad}
 	col := body
 	if W >= 1.3*H {
-		hw := math.Round(0.29 * body.w())
-		col.x1 = body.x1 - hw - 2*p.pad
-		p.hist = box{col.x1 + 2*p.pad, body.y0, body.x1, body.y1}
+		hw := math.Round(0.29 * body.W())
+		col.X1 = body.X1 - hw - 2*p.pad
+		p.hist = box{X0: col.X1 + 2*p.pad, Y0: body.Y0, X1: body.X1, Y1: body.Y1}
 	} else {
-		hh := math.Round(0.34 * body.h())
-		col.y1 = body.y1 - hh - 2*p.pad
-		p.hist = box{body.x0, col.y1 + 2*p.pad, body.x1, body.y1}
+		hh := math.Round(0.34 * body.H())
+		col.Y1 = body.Y1 - hh - 2*p.pad
+		p.hist = box{X0: body.X0, Y0: col.Y1 + 2*p.pad, X1: body.X1, Y1: body.Y1}
 	}
 	// Lane labels: as wide as the widest rank.
 	labelW := font.Width(fmt.Sprintf("P%d", p.r.p.P-1), p.fsSmall, true) + 6*p.s
-	p.gantt = box{col.x0 + labelW, col.y0, col.x1 - 4*p.s, col.y1}
-	p.labelX = p.gantt.x0 - 4*p.s
+	p.gantt = box{X0: col.X0 + labelW, Y0: col.Y0, X1: col.X1 - 4*p.s, Y1: col.Y1}
+	p.labelX = p.gantt.X0 - 4*p.s
 
 	// Under the last panel: tick marks, tick labels and a caption row.
 	axisH := 4*p.s + p.fsSmall*1.4 + p.fsSmall*1.5
@@ -219,28 +176,26 @@ func (p *painter) arrange(top float64) {
 		kinds = []bool{true}
 	}
 	n := float64(len(kinds))
-	avail := col.h() - axisH - n*headerH - (n-1)*gap
+	avail := col.H() - axisH - n*headerH - (n-1)*gap
 	ph := max(avail/n, 1)
-	y := col.y0
+	y := col.Y0
 	p.panels = p.panels[:0]
 	for _, red := range kinds {
-		pl := panel{redundant: red, header: baseline(y, headerH, p.fs)}
-		pl.plot = box{p.gantt.x0, y + headerH, p.gantt.x1, y + headerH + ph}
+		pl := panel{redundant: red, header: chart.Baseline(y, headerH, p.fs)}
+		pl.plot = box{X0: p.gantt.X0, Y0: y + headerH, X1: p.gantt.X1, Y1: y + headerH + ph}
 		pl.laneH = ph / float64(len(p.r.lanes))
 		p.panels = append(p.panels, pl)
-		y = pl.plot.y1 + gap
+		y = pl.plot.Y1 + gap
 	}
-	p.axisY = p.panels[len(p.panels)-1].plot.y1
+	p.axisY = p.panels[len(p.panels)-1].plot.Y1
 }
 
 // x maps a simulated time onto the Gantt charts' shared time axis [0, End].
 func (p *painter) x(t float64) float64 {
-	return p.gantt.x0 + t/p.r.End()*p.gantt.w()
+	return p.gantt.X0 + t/p.r.End()*p.gantt.W()
 }
 
-func (p *painter) rect(b box, st render.Style) {
-	p.l.Add(render.Rect{Min: render.Point{X: b.x0, Y: b.y0}, Max: render.Point{X: b.x1, Y: b.y1}, Style: st})
-}
+func (p *painter) rect(b box, st render.Style) { chart.Rect(p.l, b, st) }
 
 // stall draws an OS-jitter window: a light tint of the warning colour
 // crossed by diagonal hatching in full strength, so that it reads as a
@@ -254,24 +209,14 @@ func (p *painter) stall(b box, faded bool) {
 		c, tint = render.Fade(c, fadeMoot), render.Fade(tint, fadeMoot)
 	}
 	p.rect(b, render.Style{Fill: tint})
-	sp := max(4, 5*p.s)
-	st := render.Style{Stroke: c, Width: max(1, 1.1*p.s)}
-	// Lines x + y = k·sp ("/" with y down), clipped to the box.
-	for k := math.Ceil((b.x0 + b.y0) / sp); k*sp < b.x1+b.y1; k++ {
-		c := k * sp
-		xa, xb := max(b.x0, c-b.y1), min(b.x1, c-b.y0)
-		if xb <= xa {
-			continue
-		}
-		p.l.Add(render.Line{From: render.Point{X: xa, Y: c - xa}, To: render.Point{X: xb, Y: c - xb}, Style: st})
-	}
-	if b.h() >= 7*p.s {
+	chart.Hatch(p.l, b, p.s, c)
+	if b.H() >= 7*p.s {
 		p.rect(b, render.Style{Stroke: c, Width: max(1, p.s)})
 	}
 }
 
 // laneY is the centre of lane i in a panel.
-func (pl *panel) laneY(i int) float64 { return pl.plot.y0 + (float64(i)+0.5)*pl.laneH }
+func (pl *panel) laneY(i int) float64 { return pl.plot.Y0 + (float64(i)+0.5)*pl.laneH }
 
 // done is the time the panel's run holds the result on process proc, and
 // the completion of the whole run with the process that set it.
@@ -296,7 +241,7 @@ func (p *painter) panel(pl *panel) {
 	for _, tk := range ticks {
 		if tk > 0 && tk < r.End() {
 			x := p.x(tk)
-			p.l.Add(render.Line{From: render.Point{X: x, Y: pl.plot.y0}, To: render.Point{X: x, Y: pl.plot.y1}, Style: render.Style{Stroke: th.Rule, Width: 1}})
+			p.l.Add(render.Line{From: render.Point{X: x, Y: pl.plot.Y0}, To: render.Point{X: x, Y: pl.plot.Y1}, Style: render.Style{Stroke: th.Rule, Width: 1}})
 		}
 	}
 	end, crit := p.completion(pl)
@@ -320,7 +265,7 @@ func (p *painter) panel(pl *panel) {
 		res2 := fmt.Sprintf(": %s (P%d)", scene.Seconds(end), crit)
 		head = []string{name + res, short + res, short + res2, short}
 	}
-	p.text(pl.plot.x0, pl.header, fit(pl.plot.w(), p.fs, true, head...), p.fs, render.AlignLeft, true, th.Ink)
+	p.text(pl.plot.X0, pl.header, chart.Fit(pl.plot.W(), p.fs, true, head...), p.fs, render.AlignLeft, true, th.Ink)
 
 	// Bars fill most of a lane, all of it when lanes are a couple of pixels.
 	bh := pl.laneH * 0.72
@@ -373,19 +318,19 @@ func (p *painter) panel(pl *panel) {
 	if pl.redundant && r.view == ViewBoth && p.t >= r.conv && r.red < r.conv {
 		// The gain: where the conventional run ended, in the same panel.
 		x := p.x(r.conv)
-		p.l.Add(render.Line{From: render.Point{X: x, Y: pl.plot.y0}, To: render.Point{X: x, Y: pl.plot.y1}, Style: render.Style{Stroke: th.Muted, Width: 1.5 * s, Dash: []float64{4 * s, 3 * s}}})
+		p.l.Add(render.Line{From: render.Point{X: x, Y: pl.plot.Y0}, To: render.Point{X: x, Y: pl.plot.Y1}, Style: render.Style{Stroke: th.Muted, Width: 1.5 * s, Dash: []float64{4 * s, 3 * s}}})
 	}
 	if finished {
 		x := p.x(end)
-		p.l.Add(render.Line{From: render.Point{X: x, Y: pl.plot.y0}, To: render.Point{X: x, Y: pl.plot.y1}, Style: render.Style{Stroke: th.Critical, Width: 2 * s, Dash: []float64{6 * s, 3 * s}}})
+		p.l.Add(render.Line{From: render.Point{X: x, Y: pl.plot.Y0}, To: render.Point{X: x, Y: pl.plot.Y1}, Style: render.Style{Stroke: th.Critical, Width: 2 * s, Dash: []float64{6 * s, 3 * s}}})
 		li := r.slot[crit]
 		p.l.Add(render.Circle{Center: render.Point{X: p.x(p.done(pl, crit)), Y: pl.laneY(li)}, R: min(max(pl.laneH*0.9, 4*s), 8*s), Style: render.Style{Stroke: th.Critical, Width: 2 * s}})
 		if pl.redundant && r.view == ViewBoth && p.t >= r.conv && r.red < r.conv {
 			label := fmt.Sprintf("%.2g× faster", r.conv/r.red)
 			w := font.Width(label, p.fsSmall, true)
 			if xm := (x + p.x(r.conv)) / 2; p.x(r.conv)-x > w+8*s {
-				y := pl.plot.y0 + p.fsSmall*1.3
-				p.rect(box{xm - w/2 - 3*s, y - font.Ascent(p.fsSmall) - 2*s, xm + w/2 + 3*s, y + font.Descent(p.fsSmall) + 2*s}, render.Style{Fill: th.Panel})
+				y := pl.plot.Y0 + p.fsSmall*1.3
+				p.rect(box{X0: xm - w/2 - 3*s, Y0: y - font.Ascent(p.fsSmall) - 2*s, X1: xm + w/2 + 3*s, Y1: y + font.Descent(p.fsSmall) + 2*s}, render.Style{Fill: th.Panel})
 				p.text(xm, y, label, p.fsSmall, render.AlignCenter, true, th.Ink)
 			}
 		}
@@ -397,13 +342,13 @@ func (p *painter) panel(pl *panel) {
 // pixel: the viewer should see that the work is there and tiny.
 func (p *painter) span(k trace.Kind, a, b, yc, bh float64, faded bool) {
 	x0, x1 := p.x(a), p.x(b)
-	bx := box{x0, yc - bh/2, x1, yc + bh/2}
+	bx := box{X0: x0, Y0: yc - bh/2, X1: x1, Y1: yc + bh/2}
 	switch k {
 	case trace.Stall:
 		p.stall(bx, faded)
 		return
 	case trace.Compute:
-		bx.x1 = max(bx.x1, bx.x0+1)
+		bx.X1 = max(bx.X1, bx.X0+1)
 	}
 	c := p.th.Kind(k)
 	if faded {
@@ -490,8 +435,8 @@ func (p *painter) laneLabels(pl *panel, crit int, finished bool) {
 // label's width and a half.
 func (p *painter) timeTicks() []float64 {
 	lw := font.Width("88.8 µs", p.fsSmall, false)
-	n := int(p.gantt.w() / (lw * 1.8))
-	ticks, _ := niceTicks(0, p.r.End(), max(n, 1))
+	n := int(p.gantt.W() / (lw * 1.8))
+	ticks, _ := chart.NiceTicks(0, p.r.End(), max(n, 1))
 	return ticks
 }
 
@@ -504,9 +449,9 @@ func (p *painter) timeAxis() {
 		p.tickLabel(x, y+4*s+font.Ascent(p.fsSmall)+2*s, scene.Seconds(tk))
 	}
 	capY := y + 4*s + p.fsSmall*1.4 + font.Ascent(p.fsSmall) + 2*s
-	p.text(p.gantt.x0, capY, "time since the allreduce began", p.fsSmall, render.AlignLeft, false, th.Muted)
+	p.text(p.gantt.X0, capY, "time since the allreduce began", p.fsSmall, render.AlignLeft, false, th.Muted)
 	if n := len(p.r.lanes); n < p.r.p.P {
-		p.text(p.gantt.x1, capY, fmt.Sprintf("showing %d of %d processes", n, p.r.p.P), p.fsSmall, render.AlignRight, true, th.Ink)
+		p.text(p.gantt.X1, capY, fmt.Sprintf("showing %d of %d processes", n, p.r.p.P), p.fsSmall, render.AlignRight, true, th.Ink)
 	}
 }
 
@@ -516,17 +461,17 @@ func (p *painter) timeAxis() {
 func (p *painter) tickLabel(x, y float64, label string) {
 	w := font.Width(label, p.fsSmall, false)
 	x = min(max(x, w/2+2), p.l.W-w/2-2)
-	if x-w/2 < p.gantt.x0-2*p.s && x > p.gantt.x0-w {
+	if x-w/2 < p.gantt.X0-2*p.s && x > p.gantt.X0-w {
 		// Under the Gantt charts nothing may reach left into the lane
 		// labels' column.
-		x = p.gantt.x0 - 2*p.s + w/2
+		x = p.gantt.X0 - 2*p.s + w/2
 	}
 	p.text(x, y, label, p.fsSmall, render.AlignCenter, false, p.th.Muted)
 }
 
 func (p *painter) playhead() {
 	x := p.x(p.t)
-	y0 := p.panels[0].plot.y0
+	y0 := p.panels[0].plot.Y0
 	p.l.Add(render.Line{From: render.Point{X: x, Y: y0}, To: render.Point{X: x, Y: p.axisY + 4*p.s}, Style: render.Style{Stroke: p.th.Playhead, Width: 2 * p.s}})
 }
 
@@ -539,45 +484,45 @@ func (p *painter) histogram() {
 	h := &r.hist
 	hb := p.hist
 	rowH := p.fs * 1.6
-	p.text(hb.x0, baseline(hb.y0, rowH, p.fs), fit(hb.w(), p.fs, true,
+	p.text(hb.X0, chart.Baseline(hb.Y0, rowH, p.fs), chart.Fit(hb.W(), p.fs, true,
 		fmt.Sprintf("Completion time, %d trials", h.n), fmt.Sprintf("%d trials", h.n)), p.fs, render.AlignLeft, true, th.Ink)
 
 	// The series key, two rows.
-	y := hb.y0 + rowH
+	y := hb.Y0 + rowH
 	krow := p.fsSmall * 1.5
 	sw := 14 * s
 	key := func(x, y float64, label string, draw func(b box)) float64 {
 		sh := p.fsSmall * 0.8
-		draw(box{x, y + (krow-sh)/2, x + sw, y + (krow+sh)/2})
-		p.text(x+sw+4*s, baseline(y, krow, p.fsSmall), label, p.fsSmall, render.AlignLeft, false, th.Ink)
+		draw(box{X0: x, Y0: y + (krow-sh)/2, X1: x + sw, Y1: y + (krow+sh)/2})
+		p.text(x+sw+4*s, chart.Baseline(y, krow, p.fsSmall), label, p.fsSmall, render.AlignLeft, false, th.Ink)
 		return x + sw + 4*s + font.Width(label, p.fsSmall, false) + 12*s
 	}
 	convStyle := render.Style{Fill: th.Butterfly}
 	redStyle := render.Style{Fill: render.Mix(th.Panel, th.Redundant, redTint), Stroke: th.Redundant, Width: max(1, 1.2*s)}
-	x := key(hb.x0, y, "conventional", func(b box) { p.rect(b, convStyle) })
+	x := key(hb.X0, y, "conventional", func(b box) { p.rect(b, convStyle) })
 	redLabel := fmt.Sprintf("T = %d redundant", r.p.T)
-	if x+sw+font.Width(redLabel, p.fsSmall, false) > hb.x1 {
-		x, y = hb.x0, y+krow
+	if x+sw+font.Width(redLabel, p.fsSmall, false) > hb.X1 {
+		x, y = hb.X0, y+krow
 	}
 	key(x, y, redLabel, func(b box) { p.rect(b, redStyle) })
 	y += krow
-	x = key(hb.x0, y, "mean", func(b box) {
-		p.l.Add(render.Line{From: render.Point{X: b.x0 + sw/2, Y: b.y0 - 2*s}, To: render.Point{X: b.x0 + sw/2, Y: b.y1 + 2*s}, Style: render.Style{Stroke: th.Ink, Width: 1.5 * s, Dash: []float64{3 * s, 2 * s}}})
+	x = key(hb.X0, y, "mean", func(b box) {
+		p.l.Add(render.Line{From: render.Point{X: b.X0 + sw/2, Y: b.Y0 - 2*s}, To: render.Point{X: b.X0 + sw/2, Y: b.Y1 + 2*s}, Style: render.Style{Stroke: th.Ink, Width: 1.5 * s, Dash: []float64{3 * s, 2 * s}}})
 	})
 	key(x, y, "this run", func(b box) {
-		p.l.Add(render.Circle{Center: render.Point{X: b.x0 + sw/2, Y: (b.y0 + b.y1) / 2}, R: 4 * s, Style: render.Style{Fill: th.Ink, Stroke: th.Panel, Width: s}})
+		p.l.Add(render.Circle{Center: render.Point{X: b.X0 + sw/2, Y: (b.Y0 + b.Y1) / 2}, R: 4 * s, Style: render.Style{Fill: th.Ink, Stroke: th.Panel, Width: s}})
 	})
 	y += krow + 4*s
 
 	// The plot: counts up, time across.
 	countW := font.Width(fmt.Sprint(h.max), p.fsSmall, false) + 6*s
-	plot := box{hb.x0 + countW, y + p.fsSmall*0.6, hb.x1 - 2*s, hb.y1 - p.fsSmall*1.4 - 4*s - p.fsSmall*1.5}
-	if plot.h() < 10 || plot.w() < 10 {
+	plot := box{X0: hb.X0 + countW, Y0: y + p.fsSmall*0.6, X1: hb.X1 - 2*s, Y1: hb.Y1 - p.fsSmall*1.4 - 4*s - p.fsSmall*1.5}
+	if plot.H() < 10 || plot.W() < 10 {
 		return
 	}
 	p.rect(plot, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
 	// Counts: whole-number ticks, the top one at or above the tallest bar.
-	cticks, step := niceTicks(0, float64(max(h.max, 1)), max(int(plot.h()/(p.fsSmall*2.2)), 1))
+	cticks, step := chart.NiceTicks(0, float64(max(h.max, 1)), max(int(plot.H()/(p.fsSmall*2.2)), 1))
 	if step < 1 {
 		step, cticks = 1, cticks[:0]
 		for c := 0; c <= max(h.max, 1); c++ {
@@ -589,44 +534,44 @@ func (p *painter) histogram() {
 		ymax += step
 		cticks = append(cticks, ymax)
 	}
-	yOf := func(c float64) float64 { return plot.y1 - c/ymax*plot.h() }
+	yOf := func(c float64) float64 { return plot.Y1 - c/ymax*plot.H() }
 	for _, c := range cticks {
 		yy := yOf(c)
 		if c > 0 {
-			p.l.Add(render.Line{From: render.Point{X: plot.x0, Y: yy}, To: render.Point{X: plot.x1, Y: yy}, Style: render.Style{Stroke: th.Rule, Width: 1}})
+			p.l.Add(render.Line{From: render.Point{X: plot.X0, Y: yy}, To: render.Point{X: plot.X1, Y: yy}, Style: render.Style{Stroke: th.Rule, Width: 1}})
 		}
-		p.text(plot.x0-4*s, yy+font.Ascent(p.fsSmall)/2-1, fmt.Sprint(c), p.fsSmall, render.AlignRight, false, th.Muted)
+		p.text(plot.X0-4*s, yy+font.Ascent(p.fsSmall)/2-1, fmt.Sprint(c), p.fsSmall, render.AlignRight, false, th.Muted)
 	}
-	xOf := func(t float64) float64 { return plot.x0 + (t-h.lo)/(h.hi-h.lo)*plot.w() }
-	bw := plot.w() / Bins
+	xOf := func(t float64) float64 { return plot.X0 + (t-h.lo)/(h.hi-h.lo)*plot.W() }
+	bw := plot.W() / Bins
 	gap := min(1, bw*0.1)
 	for b := range Bins {
-		x0 := plot.x0 + float64(b)*bw
+		x0 := plot.X0 + float64(b)*bw
 		mid := x0 + bw/2
 		if c := h.counts[seriesConventional][b]; c > 0 {
-			p.rect(box{x0 + gap, yOf(float64(c)), mid, plot.y1}, convStyle)
+			p.rect(box{X0: x0 + gap, Y0: yOf(float64(c)), X1: mid, Y1: plot.Y1}, convStyle)
 		}
 		if c := h.counts[seriesRedundant][b]; c > 0 {
-			p.rect(box{mid, yOf(float64(c)), x0 + bw - gap, plot.y1}, redStyle)
+			p.rect(box{X0: mid, Y0: yOf(float64(c)), X1: x0 + bw - gap, Y1: plot.Y1}, redStyle)
 		}
 	}
 	// Means: dashed lines in each series' colour.
 	for sr, c := range []color.RGBA{th.Butterfly, th.Redundant} {
 		mx := xOf(h.mean[sr])
-		p.l.Add(render.Line{From: render.Point{X: mx, Y: plot.y0}, To: render.Point{X: mx, Y: plot.y1}, Style: render.Style{Stroke: c, Width: 1.5 * s, Dash: []float64{5 * s, 3 * s}}})
+		p.l.Add(render.Line{From: render.Point{X: mx, Y: plot.Y0}, To: render.Point{X: mx, Y: plot.Y1}, Style: render.Style{Stroke: c, Width: 1.5 * s, Dash: []float64{5 * s, 3 * s}}})
 	}
 	// This run: a dot per series on the axis.
 	for sr, v := range []float64{r.conv, r.red} {
 		c := []color.RGBA{th.Butterfly, th.Redundant}[sr]
-		p.l.Add(render.Circle{Center: render.Point{X: xOf(v), Y: plot.y1}, R: 4.5 * s, Style: render.Style{Fill: c, Stroke: th.Ink, Width: max(1, s)}})
+		p.l.Add(render.Circle{Center: render.Point{X: xOf(v), Y: plot.Y1}, R: 4.5 * s, Style: render.Style{Fill: c, Stroke: th.Ink, Width: max(1, s)}})
 	}
 	// Time ticks.
 	lw := font.Width("88.8 µs", p.fsSmall, false)
-	tticks, _ := niceTicks(h.lo, h.hi, max(int(plot.w()/(lw*1.25)), 1))
+	tticks, _ := chart.NiceTicks(h.lo, h.hi, max(int(plot.W()/(lw*1.25)), 1))
 	for _, tk := range tticks {
 		xx := xOf(tk)
-		p.l.Add(render.Line{From: render.Point{X: xx, Y: plot.y1}, To: render.Point{X: xx, Y: plot.y1 + 4*s}, Style: render.Style{Stroke: th.Muted, Width: 1}})
-		p.tickLabel(xx, plot.y1+4*s+font.Ascent(p.fsSmall)+3*s, scene.Seconds(tk))
+		p.l.Add(render.Line{From: render.Point{X: xx, Y: plot.Y1}, To: render.Point{X: xx, Y: plot.Y1 + 4*s}, Style: render.Style{Stroke: th.Muted, Width: 1}})
+		p.tickLabel(xx, plot.Y1+4*s+font.Ascent(p.fsSmall)+3*s, scene.Seconds(tk))
 	}
-	p.text(plot.x0, plot.y1+4*s+p.fsSmall*1.4+font.Ascent(p.fsSmall)+3*s, "completion time · bars: trials per bin", p.fsSmall, render.AlignLeft, false, th.Muted)
+	p.text(plot.X0, plot.Y1+4*s+p.fsSmall*1.4+font.Ascent(p.fsSmall)+3*s, "completion time · bars: trials per bin", p.fsSmall, render.AlignLeft, false, th.Muted)
 }

@@ -10,6 +10,7 @@ import (
 	"commlab/render"
 	"commlab/render/font"
 	"commlab/scene"
+	"commlab/scene/scenetest"
 )
 
 // stallSet is a small run with OS jitter windows half of every period, so
@@ -36,12 +37,6 @@ func TestStallRunIsAsDescribed(t *testing.T) {
 
 var v960 = scene.View{W: 960, H: 540, Theme: render.Light()}
 
-func inside(pt render.Point, b box, eps float64) bool {
-	return pt.X >= b.x0-eps && pt.X <= b.x1+eps && pt.Y >= b.y0-eps && pt.Y <= b.y1+eps
-}
-
-func rectBox(r render.Rect) box { return box{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y} }
-
 // stallRects returns the OS-jitter windows drawn inside pl (the tinted
 // rectangles, faded or not) and, for each, the hatch lines inside it.
 func stallRects(l render.List, th render.Theme, pl panel) (rects []box, hatches []int) {
@@ -49,10 +44,10 @@ func stallRects(l render.List, th render.Theme, pl panel) (rects []box, hatches 
 	faded := render.Fade(tint, fadeMoot)
 	for i, it := range l.Items {
 		r, ok := it.(render.Rect)
-		if !ok || (r.Fill != tint && r.Fill != faded) || !inside(r.Min, pl.plot, 0) || !inside(r.Max, pl.plot, 0) {
+		if !ok || (r.Fill != tint && r.Fill != faded) || !scenetest.Inside(r.Min, pl.plot, 0) || !scenetest.Inside(r.Max, pl.plot, 0) {
 			continue
 		}
-		b := rectBox(r)
+		b := scenetest.RectBox(r)
 		n := 0
 		// The hatching follows its window in the list.
 		for _, it2 := range l.Items[i+1:] {
@@ -60,7 +55,7 @@ func stallRects(l render.List, th render.Theme, pl panel) (rects []box, hatches 
 			if !ok || (ln.Stroke != th.Stall && ln.Stroke != render.Fade(th.Stall, fadeMoot)) {
 				break
 			}
-			if inside(ln.From, b, 1e-9) && inside(ln.To, b, 1e-9) {
+			if scenetest.Inside(ln.From, b, 1e-9) && scenetest.Inside(ln.To, b, 1e-9) {
 				n++
 			}
 		}
@@ -91,7 +86,7 @@ func TestStallsDrawnHatched(t *testing.T) {
 		// P0's window in stage 1 lies on lane 0, P3's on lane 3.
 		pl := p.panels[0]
 		for i, lane := range []int{0, 3} {
-			if y := (rects[i].y0 + rects[i].y1) / 2; math.Abs(y-pl.laneY(lane)) > 1e-9 {
+			if y := (rects[i].Y0 + rects[i].Y1) / 2; math.Abs(y-pl.laneY(lane)) > 1e-9 {
 				t.Errorf("stall %d centred at y=%v, want lane %d at %v", i, y, lane, pl.laneY(lane))
 			}
 		}
@@ -123,10 +118,10 @@ func spanRects(l render.List, th render.Theme, pl panel) []box {
 	var out []box
 	for _, it := range l.Items {
 		r, ok := it.(render.Rect)
-		if !ok || !inside(r.Min, pl.plot, 0) || !inside(r.Max, pl.plot, 0) || r.Fill == th.Panel || r.Fill.A == 0 {
+		if !ok || !scenetest.Inside(r.Min, pl.plot, 0) || !scenetest.Inside(r.Max, pl.plot, 0) || r.Fill == th.Panel || r.Fill.A == 0 {
 			continue
 		}
-		out = append(out, rectBox(r))
+		out = append(out, scenetest.RectBox(r))
 	}
 	return out
 }
@@ -138,7 +133,7 @@ func TestOneLanePerProcess(t *testing.T) {
 		pl := p.panels[0]
 		centres := map[int]bool{}
 		for _, b := range spanRects(l, v960.Theme, pl) {
-			lane := (b.y0+b.y1)/2 - pl.plot.y0
+			lane := (b.Y0+b.Y1)/2 - pl.plot.Y0
 			i := int(math.Floor(lane / pl.laneH))
 			if math.Abs(lane-(float64(i)+0.5)*pl.laneH) > 1e-6 {
 				t.Errorf("P=%d: span bar %v not centred on a lane", P, b)
@@ -205,7 +200,7 @@ func TestPlayheadHidesFuture(t *testing.T) {
 		th := v960.Theme
 		for _, pl := range p.panels {
 			in := func(pt render.Point) bool {
-				return inside(pt, box{pl.plot.x0, pl.plot.y0 + 0.5, pl.plot.x1, pl.plot.y1 - 0.5}, 0)
+				return scenetest.Inside(pt, box{X0: pl.plot.X0, Y0: pl.plot.Y0 + 0.5, X1: pl.plot.X1, Y1: pl.plot.Y1 - 0.5}, 0)
 			}
 			for _, it := range l.Items {
 				var pts []render.Point
@@ -255,7 +250,7 @@ func TestAdoptionsMarked(t *testing.T) {
 		l, p := r.paint(tt, v960)
 		got := 0
 		for _, it := range l.Items {
-			if c, ok := it.(render.Circle); ok && c.Fill == v960.Theme.Adopted && inside(c.Center, p.panels[0].plot, 0) {
+			if c, ok := it.(render.Circle); ok && c.Fill == v960.Theme.Adopted && scenetest.Inside(c.Center, p.panels[0].plot, 0) {
 				got++
 			}
 		}
@@ -286,7 +281,7 @@ func TestNoiseDelaysDrawn(t *testing.T) {
 	noiseW := 2.6 * max(1, 0.8*p.s)
 	got := 0
 	for _, it := range l.Items {
-		if ln, ok := it.(render.Line); ok && ln.Stroke == v960.Theme.Noise && ln.Width == noiseW && inside(ln.From, p.panels[0].plot, 0) {
+		if ln, ok := it.(render.Line); ok && ln.Stroke == v960.Theme.Noise && ln.Width == noiseW && scenetest.Inside(ln.From, p.panels[0].plot, 0) {
 			got++
 		}
 	}
@@ -307,12 +302,12 @@ func TestHistogramBarsSumToTrials(t *testing.T) {
 			var heights []float64
 			bottom := 0.0
 			for _, it := range l.Items {
-				if rc, ok := it.(render.Rect); ok && rc.Fill == fill && inside(rc.Min, p.hist, 0) {
+				if rc, ok := it.(render.Rect); ok && rc.Fill == fill && scenetest.Inside(rc.Min, p.hist, 0) {
 					bottom = max(bottom, rc.Max.Y)
 				}
 			}
 			for _, it := range l.Items {
-				if rc, ok := it.(render.Rect); ok && rc.Fill == fill && inside(rc.Min, p.hist, 0) && rc.Max.Y == bottom {
+				if rc, ok := it.(render.Rect); ok && rc.Fill == fill && scenetest.Inside(rc.Min, p.hist, 0) && rc.Max.Y == bottom {
 					heights = append(heights, rc.Max.Y-rc.Min.Y)
 				}
 			}
@@ -345,20 +340,6 @@ func TestHistogramBarsSumToTrials(t *testing.T) {
 	}
 }
 
-// textBox is the box a text item covers, measured with the fonts every
-// backend draws with.
-func textBox(tx render.Text) box {
-	w := font.Width(tx.S, tx.FontSize(), tx.Bold)
-	x := tx.At.X
-	switch tx.Align {
-	case render.AlignCenter:
-		x -= w / 2
-	case render.AlignRight:
-		x -= w
-	}
-	return box{x, tx.At.Y - font.Ascent(tx.FontSize()), x + w, tx.At.Y + font.Descent(tx.FontSize())}
-}
-
 // TestFramesFitTheCanvas: at every size from a 640x360 embed to a 1080p
 // slide, in each view and theme, all text lies on the canvas, no two
 // labels overlap, and text is at least 13 px at 960x540.
@@ -376,29 +357,9 @@ func TestFramesFitTheCanvas(t *testing.T) {
 			for _, th := range []render.Theme{render.Light(), render.Dark()} {
 				for _, frac := range []float64{0.5, 1} {
 					l, _ := r.paint(r.End()*frac, scene.View{W: sz[0], H: sz[1], Theme: th})
-					var boxes []box
-					var items []render.Text
-					for _, it := range l.Items {
-						tx, ok := it.(render.Text)
-						if !ok {
-							continue
-						}
-						b := textBox(tx)
-						if b.x0 < -0.5 || b.y0 < -0.5 || b.x1 > sz[0]+0.5 || b.y1 > sz[1]+0.5 {
-							t.Errorf("%v %vx%v: %q at %v leaves the canvas", set, sz[0], sz[1], tx.S, b)
-						}
-						if sz == [2]float64{960, 540} && tx.FontSize() < 13 {
-							t.Errorf("%v 960x540: %q at %v px, want at least 13", set, tx.S, tx.FontSize())
-						}
-						for j, o := range boxes {
-							// A shared pixel row at the edge is not an overlap.
-							if b.x0 < o.x1-1 && o.x0 < b.x1-1 && b.y0 < o.y1-1 && o.y0 < b.y1-1 {
-								t.Errorf("%v %vx%v t=%.0f%%: %q overlaps %q", set, sz[0], sz[1], frac*100, tx.S, items[j].S)
-							}
-						}
-						boxes = append(boxes, b)
-						items = append(items, tx)
-					}
+					what := fmt.Sprintf("%v t=%.0f%%", set, frac*100)
+					scenetest.TextOnCanvas(t, l, 13, what)
+					scenetest.NoOverlappingText(t, l, what)
 				}
 			}
 		}

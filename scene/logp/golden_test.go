@@ -2,7 +2,7 @@ package logp
 
 import (
 	"flag"
-	"fmt"
+	"image/color"
 	"path/filepath"
 	"testing"
 
@@ -10,6 +10,7 @@ import (
 	"commlab/render/raster"
 	"commlab/render/raster/rastertest"
 	"commlab/scene"
+	"commlab/scene/scenetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -46,29 +47,9 @@ func TestGoldenNotBlank(t *testing.T) {
 	r := build(t, nil, stallSeed)
 	for _, th := range []render.Theme{render.Light(), render.Dark()} {
 		img := raster.Image(r.Frame(r.End()*0.88, scene.View{W: 960, H: 540, Theme: th}), 1)
-		counts := map[string]int{}
-		for name, c := range map[string][4]uint8{
-			"compute": rgba(th.Compute), "send": rgba(th.Send), "receive": rgba(th.Receive),
-			"stall": rgba(th.Stall), "mean": rgba(th.Redundant), "expected": rgba(th.Adopted),
-		} {
-			for y := range 540 {
-				for x := range 960 {
-					i := img.PixOffset(x, y)
-					if [4]uint8(img.Pix[i:i+4]) == c {
-						counts[name]++
-					}
-				}
-			}
-		}
-		for name, n := range counts {
-			if n < 50 {
-				t.Errorf("%s: %d pixels in the %s colour, want at least 50 (%v)", th.Name, n, name, fmt.Sprint(counts))
-			}
-		}
+		scenetest.NotBlank(t, img, map[string]color.Color{
+			"compute": th.Compute, "send": th.Send, "receive": th.Receive,
+			"stall": th.Stall, "mean": th.Redundant, "expected": th.Adopted,
+		}, 0, 50, th.Name)
 	}
-}
-
-func rgba(c interface{ RGBA() (r, g, b, a uint32) }) [4]uint8 {
-	r, g, b, a := c.RGBA()
-	return [4]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
 }

@@ -11,6 +11,7 @@ import (
 	"commlab/render"
 	"commlab/render/font"
 	"commlab/scene"
+	"commlab/scene/chart"
 )
 
 // stallTint is how much of the warning colour fills a stall under its
@@ -18,10 +19,7 @@ import (
 const stallTint = 0.28
 
 // box is an axis-aligned rectangle in canvas pixels.
-type box struct{ x0, y0, x1, y1 float64 }
-
-func (b box) w() float64 { return b.x1 - b.x0 }
-func (b box) h() float64 { return b.y1 - b.y0 }
+type box = chart.Box
 
 // panel is one Gantt chart: the plan or the replay.
 type panel struct {
@@ -32,7 +30,7 @@ type panel struct {
 }
 
 // laneY is the centre of lane i.
-func (pl *panel) laneY(i int) float64 { return pl.plot.y0 + (float64(i)+0.5)*pl.laneH }
+func (pl *panel) laneY(i int) float64 { return pl.plot.Y0 + (float64(i)+0.5)*pl.laneH }
 
 // painter lays out one frame.
 type painter struct {
@@ -42,6 +40,7 @@ type painter struct {
 	t  float64
 	s  float64 // scale against a 960x540 canvas
 
+	z                    chart.Sizes // the sizes below, for the shared helpers
 	fs, fsSmall, fsTitle float64
 	pad                  float64
 
@@ -87,12 +86,9 @@ func (r *run) paint(t float64, v scene.View) (render.List, *painter) {
 // layout picks sizes from the canvas: text scales with it (14 px at
 // 960x540), with a floor for small embeds.
 func (p *painter) layout(w, h float64) {
-	p.s = min(w/960, h/540)
-	p.fs = max(10, 14*p.s)
-	p.fsSmall = max(9, 13*p.s)
-	p.fsTitle = max(11, 16*p.s)
-	p.pad = 10 * p.s
-	p.oOutline = closeColours(p.th.Compute, p.th.Send) || closeColours(p.th.Compute, p.th.Receive)
+	p.z = chart.SizesFor(w, h)
+	p.s, p.fs, p.fsSmall, p.fsTitle, p.pad = p.z.S, p.z.FS, p.z.FSSmall, p.z.FSTitle, p.z.Pad
+	p.oOutline = chart.CloseColours(p.th.Compute, p.th.Send) || chart.CloseColours(p.th.Compute, p.th.Receive)
 }
 
 // num formats a time in the model's units (one addition = 1) as the
@@ -110,42 +106,11 @@ func num(x float64) string {
 // tick formats a parameter's value as the page holds it: the shortest form.
 func tick(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// axisLabel formats tick x of an axis whose ticks are step apart with as
-// many decimals as the step has, so 7 × 0.1 reads "0.7", not
-// "0.7000000000000001".
-func axisLabel(x, step float64) string {
-	d := 0
-	if step > 0 {
-		d = max(0, int(math.Ceil(-math.Log10(step)-1e-9)))
-	}
-	return strconv.FormatFloat(x, 'f', d, 64)
-}
-
-// baseline returns the baseline of text of size fs centred in a row of
-// height rowH whose top is y.
-func baseline(y, rowH, fs float64) float64 {
-	return y + (rowH+font.Ascent(fs)-font.Descent(fs))/2
-}
-
 func (p *painter) text(x, y float64, s string, size float64, align render.Align, bold bool, c color.RGBA) {
 	p.l.Add(render.Text{At: render.Point{X: x, Y: y}, S: s, Size: size, Align: align, Bold: bold, Color: c})
 }
 
-// fit returns the first candidate that fits in width w at size fs (the
-// last if none does): long labels give way to short ones on small canvases
-// instead of overlapping.
-func fit(w, fs float64, bold bool, candidates ...string) string {
-	for _, c := range candidates {
-		if font.Width(c, fs, bold) <= w {
-			return c
-		}
-	}
-	return candidates[len(candidates)-1]
-}
-
-func (p *painter) rect(b box, st render.Style) {
-	p.l.Add(render.Rect{Min: render.Point{X: b.x0, Y: b.y0}, Max: render.Point{X: b.x1, Y: b.y1}, Style: st})
-}
+func (p *painter) rect(b box, st render.Style) { chart.Rect(p.l, b, st) }
 
 func (p *painter) vline(x, y0, y1 float64, st render.Style) {
 	p.l.Add(render.Line{From: render.Point{X: x, Y: y0}, To: render.Point{X: x, Y: y1}, Style: st})
@@ -169,31 +134,24 @@ func (p *painter) actualStyle() render.Style {
 func (p *painter) title() {
 	r := p.r
 	rowH := p.fsTitle * 1.5
-	y := baseline(p.pad*0.6, rowH, p.fsTitle)
-	right := fit(p.l.W*0.55, p.fs, false,
+	y := chart.Baseline(p.pad*0.6, rowH, p.fsTitle)
+	right := chart.Fit(p.l.W*0.55, p.fs, false,
 		fmt.Sprintf("P = %d · n = %d · L ~ N(%s, %s²) · L_s = %s · t = %s", r.p.P, r.p.N, tick(r.p.L), tick(r.p.Sigma), tick(r.ls), num(p.t)),
 		fmt.Sprintf("P = %d · n = %d · L_s = %s · t = %s", r.p.P, r.p.N, tick(r.ls), num(p.t)),
 		fmt.Sprintf("t = %s", num(p.t)))
 	rw := font.Width(right, p.fs, false)
 	p.text(p.l.W-p.pad, y, right, p.fs, render.AlignRight, false, p.th.Muted)
 	room := p.l.W - 2*p.pad - rw - 2*p.fs
-	p.text(p.pad, y, fit(room, p.fsTitle, true,
+	p.text(p.pad, y, chart.Fit(room, p.fsTitle, true,
 		"LogP summation under fluctuating latency",
 		"LogP under fluctuating latency",
 		"LogP summation"), p.fsTitle, render.AlignLeft, true, p.th.Ink)
-}
-
-// legendEntry is one swatch and its label.
-type legendEntry struct {
-	label string
-	draw  func(b box)
 }
 
 // legend draws the key under the title, wrapping onto more rows on narrow
 // canvases, and returns the y where the body starts.
 func (p *painter) legend() float64 {
 	th, s := p.th, p.s
-	sw := 20 * s
 	bar := func(c color.RGBA) func(b box) { return func(b box) { p.rect(b, render.Style{Fill: c}) } }
 	oBar := func(c color.RGBA) func(b box) {
 		return func(b box) {
@@ -205,44 +163,30 @@ func (p *painter) legend() float64 {
 		}
 	}
 	mark := func(st render.Style) func(b box) {
-		return func(b box) { p.vline((b.x0+b.x1)/2, b.y0-2*s, b.y1+2*s, st) }
+		return func(b box) { p.vline((b.X0+b.X1)/2, b.Y0-2*s, b.Y1+2*s, st) }
 	}
-	entries := []legendEntry{
-		{"addition", bar(th.Compute)},
-		{"send o", oBar(th.Send)},
-		{"receive o", oBar(th.Receive)},
-		{"stall: late message", func(b box) { p.stall(b) }},
-		{"partial sum in flight", func(b box) {
+	entries := []chart.LegendEntry{
+		{Label: "addition", Draw: bar(th.Compute)},
+		{Label: "send o", Draw: oBar(th.Send)},
+		{Label: "receive o", Draw: oBar(th.Receive)},
+		{Label: "stall: late message", Draw: func(b box) { p.stall(b) }},
+		{Label: "partial sum in flight", Draw: func(b box) {
 			c := render.Fade(th.Ink, 0.85)
-			p.l.Add(render.Arrow{From: render.Point{X: b.x0, Y: b.y1}, To: render.Point{X: b.x1, Y: b.y0}, Head: 5 * s, Style: render.Style{Stroke: c, Fill: c, Width: max(1, 0.9*s)}})
+			p.l.Add(render.Arrow{From: render.Point{X: b.X0, Y: b.Y1}, To: render.Point{X: b.X1, Y: b.Y0}, Head: 5 * s, Style: render.Style{Stroke: c, Fill: c, Width: max(1, 0.9*s)}})
 		}},
-		{"latency beyond L_s", func(b box) {
-			y := (b.y0 + b.y1) / 2
-			p.l.Add(render.Line{From: render.Point{X: b.x0, Y: y}, To: render.Point{X: b.x1, Y: y}, Style: render.Style{Stroke: th.Stall, Width: 3 * s}})
+		{Label: "latency beyond L_s", Draw: func(b box) {
+			y := (b.Y0 + b.Y1) / 2
+			p.l.Add(render.Line{From: render.Point{X: b.X0, Y: y}, To: render.Point{X: b.X1, Y: y}, Style: render.Style{Stroke: th.Stall, Width: 3 * s}})
 		}},
-		{"T_s planned", mark(p.plannedStyle())},
-		{"T this replay", mark(p.actualStyle())},
-		{"E[T](L_s)", mark(p.expectedStyle())},
+		{Label: "T_s planned", Draw: mark(p.plannedStyle())},
+		{Label: "T this replay", Draw: mark(p.actualStyle())},
+		{Label: "E[T](L_s)", Draw: mark(p.expectedStyle())},
 	}
 	if p.r.waits {
 		// Only some plans leave a processor waiting for its timetable.
-		entries = slices.Insert(entries, 3, legendEntry{"waiting", func(b box) { p.rect(b, render.Style{Fill: th.Idle, Stroke: th.Rule}) }})
+		entries = slices.Insert(entries, 3, chart.LegendEntry{Label: "waiting", Draw: func(b box) { p.rect(b, render.Style{Fill: th.Idle, Stroke: th.Rule}) }})
 	}
-	rowH := p.fsSmall * 1.6
-	y := p.pad*0.6 + p.fsTitle*1.5
-	x := p.pad
-	for _, e := range entries {
-		w := sw + 5*s + font.Width(e.label, p.fsSmall, false)
-		if x > p.pad && x+w > p.l.W-p.pad {
-			x, y = p.pad, y+rowH
-		}
-		sh := p.fsSmall * 0.75
-		mid := y + rowH/2
-		e.draw(box{x, mid - sh/2, x + sw, mid + sh/2})
-		p.text(x+sw+5*s, baseline(y, rowH, p.fsSmall), e.label, p.fsSmall, render.AlignLeft, false, th.Ink)
-		x += w + 14*s
-	}
-	return y + rowH + 4*s
+	return chart.Legend(p.l, p.z, th.Ink, entries)
 }
 
 // arrange splits the body into the Gantt column (plan over replay on one
@@ -250,41 +194,41 @@ func (p *painter) legend() float64 {
 // under it on tall ones.
 func (p *painter) arrange(top float64) {
 	W, H := p.l.W, p.l.H
-	body := box{p.pad, top, W - p.pad, H - p.pad}
+	body := box{X0: p.pad, Y0: top, X1: W - p.pad, Y1: H - p.pad}
 	col := body
 	if W >= 1.3*H {
-		mw := math.Round(0.3 * body.w())
-		col.x1 = body.x1 - mw - 2*p.pad
-		p.mean = box{col.x1 + 2*p.pad, body.y0, body.x1, body.y1}
+		mw := math.Round(0.3 * body.W())
+		col.X1 = body.X1 - mw - 2*p.pad
+		p.mean = box{X0: col.X1 + 2*p.pad, Y0: body.Y0, X1: body.X1, Y1: body.Y1}
 	} else {
-		mh := math.Round(0.34 * body.h())
-		col.y1 = body.y1 - mh - 2*p.pad
-		p.mean = box{body.x0, col.y1 + 2*p.pad, body.x1, body.y1}
+		mh := math.Round(0.34 * body.H())
+		col.Y1 = body.Y1 - mh - 2*p.pad
+		p.mean = box{X0: body.X0, Y0: col.Y1 + 2*p.pad, X1: body.X1, Y1: body.Y1}
 	}
 	labelW := font.Width(fmt.Sprintf("P%d", p.r.p.P), p.fsSmall, true) + 6*p.s
-	p.gantt = box{col.x0 + labelW, col.y0, col.x1 - 4*p.s, col.y1}
-	p.labelX = p.gantt.x0 - 4*p.s
+	p.gantt = box{X0: col.X0 + labelW, Y0: col.Y0, X1: col.X1 - 4*p.s, Y1: col.Y1}
+	p.labelX = p.gantt.X0 - 4*p.s
 
 	// Under the replay: tick marks, tick labels and a caption row.
 	axisH := 4*p.s + p.fsSmall*1.4 + p.fsSmall*1.5
 	headerH := p.fs * 1.6
 	gap := 6 * p.s
-	ph := max((col.h()-axisH-2*headerH-gap)/2, 1)
-	y := col.y0
+	ph := max((col.H()-axisH-2*headerH-gap)/2, 1)
+	y := col.Y0
 	for i := range p.panels {
 		g := &p.r.panels[i]
-		pl := panel{g: g, header: baseline(y, headerH, p.fs)}
-		pl.plot = box{p.gantt.x0, y + headerH, p.gantt.x1, y + headerH + ph}
+		pl := panel{g: g, header: chart.Baseline(y, headerH, p.fs)}
+		pl.plot = box{X0: p.gantt.X0, Y0: y + headerH, X1: p.gantt.X1, Y1: y + headerH + ph}
 		pl.laneH = ph / float64(len(g.spans))
 		p.panels[i] = pl
-		y = pl.plot.y1 + gap
+		y = pl.plot.Y1 + gap
 	}
-	p.axisY = p.panels[1].plot.y1
+	p.axisY = p.panels[1].plot.Y1
 }
 
 // x maps a time onto the Gantt charts' shared axis [0, End].
 func (p *painter) x(t float64) float64 {
-	return p.gantt.x0 + t/p.r.End()*p.gantt.w()
+	return p.gantt.X0 + t/p.r.End()*p.gantt.W()
 }
 
 // stall draws time lost to a late message: a light tint of the warning
@@ -295,18 +239,8 @@ func (p *painter) x(t float64) float64 {
 func (p *painter) stall(b box) {
 	c := p.th.Stall
 	p.rect(b, render.Style{Fill: render.Mix(p.th.Panel, c, stallTint)})
-	sp := max(4, 5*p.s)
-	st := render.Style{Stroke: c, Width: max(1, 1.1*p.s)}
-	// Lines x + y = k·sp ("/" with y down), clipped to the box.
-	for k := math.Ceil((b.x0 + b.y0) / sp); k*sp < b.x1+b.y1; k++ {
-		c := k * sp
-		xa, xb := max(b.x0, c-b.y1), min(b.x1, c-b.y0)
-		if xb <= xa {
-			continue
-		}
-		p.l.Add(render.Line{From: render.Point{X: xa, Y: c - xa}, To: render.Point{X: xb, Y: c - xb}, Style: st})
-	}
-	if b.h() >= 7*p.s {
+	chart.Hatch(p.l, b, p.s, c)
+	if b.H() >= 7*p.s {
 		p.rect(b, render.Style{Stroke: c, Width: max(1, p.s)})
 	}
 }
@@ -317,7 +251,7 @@ func (p *painter) panel(pl *panel) {
 	ticks, _ := p.timeTicks()
 	for _, tk := range ticks {
 		if tk > 0 && tk < r.End() {
-			p.vline(p.x(tk), pl.plot.y0, pl.plot.y1, render.Style{Stroke: th.Rule, Width: 1})
+			p.vline(p.x(tk), pl.plot.Y0, pl.plot.Y1, render.Style{Stroke: th.Rule, Width: 1})
 		}
 	}
 	finished := p.t >= g.T
@@ -355,7 +289,7 @@ func (p *painter) panel(pl *panel) {
 			head = []string{name + res + used, name + res, "Planned" + res}
 		}
 	}
-	p.text(pl.plot.x0, pl.header, fit(pl.plot.w(), p.fs, true, head...), p.fs, render.AlignLeft, true, th.Ink)
+	p.text(pl.plot.X0, pl.header, chart.Fit(pl.plot.W(), p.fs, true, head...), p.fs, render.AlignLeft, true, th.Ink)
 
 	bh := p.barH(pl)
 	for li, spans := range g.spans {
@@ -376,16 +310,16 @@ func (p *painter) panel(pl *panel) {
 	// replay's.
 	ts := r.sched.Planned()
 	if p.t >= ts {
-		p.vline(p.x(ts), pl.plot.y0, pl.plot.y1, p.plannedStyle())
+		p.vline(p.x(ts), pl.plot.Y0, pl.plot.Y1, p.plannedStyle())
 	}
 	if !g.replay {
 		return
 	}
 	if p.t >= r.expected {
-		p.vline(p.x(r.expected), pl.plot.y0, pl.plot.y1, p.expectedStyle())
+		p.vline(p.x(r.expected), pl.plot.Y0, pl.plot.Y1, p.expectedStyle())
 	}
 	if finished {
-		p.vline(p.x(g.T), pl.plot.y0, pl.plot.y1, p.actualStyle())
+		p.vline(p.x(g.T), pl.plot.Y0, pl.plot.Y1, p.actualStyle())
 	}
 }
 
@@ -402,7 +336,7 @@ func (p *painter) barH(pl *panel) float64 {
 // span draws part [a, b] of a span on a lane. An addition (and an o) gets
 // at least a pixel, so short work stays visible on a long axis.
 func (p *painter) span(k trace.Kind, a, b, yc, bh float64) {
-	bx := box{p.x(a), yc - bh/2, p.x(b), yc + bh/2}
+	bx := box{X0: p.x(a), Y0: yc - bh/2, X1: p.x(b), Y1: yc + bh/2}
 	switch k {
 	case trace.Stall:
 		p.stall(bx)
@@ -411,20 +345,12 @@ func (p *painter) span(k trace.Kind, a, b, yc, bh float64) {
 		p.rect(bx, render.Style{Fill: p.th.Idle})
 		return
 	}
-	bx.x1 = max(bx.x1, bx.x0+1)
+	bx.X1 = max(bx.X1, bx.X0+1)
 	st := render.Style{Fill: p.th.Kind(k)}
 	if k != trace.Compute && p.oOutline {
 		st.Stroke, st.Width = p.th.Ink, max(1, 0.8*p.s)
 	}
 	p.rect(bx, st)
-}
-
-// closeColours says whether two colours are hard to tell apart side by
-// side: the dark theme's compute blue and send sky blue differ by less
-// than 30 levels in every channel.
-func closeColours(a, b color.RGBA) bool {
-	d := func(x, y uint8) int { return max(int(x)-int(y), int(y)-int(x)) }
-	return d(a.R, b.R)+d(a.G, b.G)+d(a.B, b.B) < 90
 }
 
 // messages draws each partial sum sent by the playhead as an arrow from
@@ -492,8 +418,8 @@ func (p *painter) laneLabels(pl *panel) {
 // label's width and a half.
 func (p *painter) timeTicks() (ticks []float64, step float64) {
 	lw := font.Width("888.8", p.fsSmall, false)
-	n := int(p.gantt.w() / (lw * 2))
-	return niceTicks(0, p.r.End(), max(n, 1))
+	n := int(p.gantt.W() / (lw * 2))
+	return chart.NiceTicks(0, p.r.End(), max(n, 1))
 }
 
 func (p *painter) timeAxis() {
@@ -503,10 +429,10 @@ func (p *painter) timeAxis() {
 	for _, tk := range ticks {
 		x := p.x(tk)
 		p.vline(x, y, y+4*s, render.Style{Stroke: th.Muted, Width: 1})
-		p.tickLabel(x, y+4*s+font.Ascent(p.fsSmall)+2*s, axisLabel(tk, step), p.gantt.x0, p.gantt.x1)
+		p.tickLabel(x, y+4*s+font.Ascent(p.fsSmall)+2*s, chart.AxisLabel(tk, step), p.gantt.X0, p.gantt.X1)
 	}
 	capY := y + 4*s + p.fsSmall*1.4 + font.Ascent(p.fsSmall) + 2*s
-	p.text(p.gantt.x0, capY, fit(p.gantt.w(), p.fsSmall, false,
+	p.text(p.gantt.X0, capY, chart.Fit(p.gantt.W(), p.fsSmall, false,
 		"time, in units of one addition (o, g and L in the same units)", "time (one addition = 1)", "time"),
 		p.fsSmall, render.AlignLeft, false, th.Muted)
 }
@@ -522,7 +448,7 @@ func (p *painter) tickLabel(x, y float64, label string, x0, x1 float64) {
 
 func (p *painter) playhead() {
 	x := p.x(p.t)
-	p.vline(x, p.panels[0].plot.y0, p.axisY+4*p.s, render.Style{Stroke: p.th.Playhead, Width: 2 * p.s})
+	p.vline(x, p.panels[0].plot.Y0, p.axisY+4*p.s, render.Style{Stroke: p.th.Playhead, Width: 2 * p.s})
 }
 
 // meanPlot draws the running mean of T over the replays, revealed with
@@ -535,28 +461,28 @@ func (p *painter) meanPlot() {
 	p.shown = min(n, max(1, int(math.Ceil(float64(n)*p.t/r.End()-1e-9))))
 	k := p.shown
 	rowH := p.fs * 1.6
-	p.text(mb.x0, baseline(mb.y0, rowH, p.fs), fit(mb.w(), p.fs, true,
+	p.text(mb.X0, chart.Baseline(mb.Y0, rowH, p.fs), chart.Fit(mb.W(), p.fs, true,
 		fmt.Sprintf("Running mean of T, %d of %d replays", k, n),
 		fmt.Sprintf("Mean of T, %d/%d replays", k, n),
 		fmt.Sprintf("%d/%d replays", k, n)), p.fs, render.AlignLeft, true, th.Ink)
 
 	// The key, one row each: the curve's value now and the references.
-	y := mb.y0 + rowH
+	y := mb.Y0 + rowH
 	krow := p.fsSmall * 1.5
 	sw := 14 * s
 	meanStyle := render.Style{Stroke: th.Redundant, Width: 2 * s}
 	key := func(label string, st render.Style) {
 		mid := y + krow/2
-		p.l.Add(render.Line{From: render.Point{X: mb.x0, Y: mid}, To: render.Point{X: mb.x0 + sw, Y: mid}, Style: st})
-		p.text(mb.x0+sw+5*s, baseline(y, krow, p.fsSmall), label, p.fsSmall, render.AlignLeft, false, th.Ink)
+		p.l.Add(render.Line{From: render.Point{X: mb.X0, Y: mid}, To: render.Point{X: mb.X0 + sw, Y: mid}, Style: st})
+		p.text(mb.X0+sw+5*s, chart.Baseline(y, krow, p.fsSmall), label, p.fsSmall, render.AlignLeft, false, th.Ink)
 		y += krow
 	}
-	room := mb.w() - sw - 5*s
-	key(fit(room, p.fsSmall, false, "mean of T so far = "+num(r.mean[k-1]), "mean = "+num(r.mean[k-1])), meanStyle)
+	room := mb.W() - sw - 5*s
+	key(chart.Fit(room, p.fsSmall, false, "mean of T so far = "+num(r.mean[k-1]), "mean = "+num(r.mean[k-1])), meanStyle)
 	se := strconv.FormatFloat(r.stderr, 'g', 2, 64)
 	exp := fmt.Sprintf("E[T](L_s) = %s ± %s (%d trials)", num(r.expected), se, r.trials)
-	key(fit(room, p.fsSmall, false, exp, fmt.Sprintf("E[T](L_s) = %s ± %s", num(r.expected), se), "E[T] = "+num(r.expected)), p.expectedStyle())
-	key(fit(room, p.fsSmall, false, "T_s(L_s) = "+num(r.sched.Planned())+", no fluctuation", "T_s(L_s) = "+num(r.sched.Planned()), "T_s = "+num(r.sched.Planned())), p.plannedStyle())
+	key(chart.Fit(room, p.fsSmall, false, exp, fmt.Sprintf("E[T](L_s) = %s ± %s", num(r.expected), se), "E[T] = "+num(r.expected)), p.expectedStyle())
+	key(chart.Fit(room, p.fsSmall, false, "T_s(L_s) = "+num(r.sched.Planned())+", no fluctuation", "T_s(L_s) = "+num(r.sched.Planned()), "T_s = "+num(r.sched.Planned())), p.plannedStyle())
 	y += 2 * s
 
 	// The axes: T up, replays across.
@@ -570,32 +496,32 @@ func (p *painter) meanPlot() {
 	}
 	padY := (hi - lo) * 0.08
 	lo, hi = lo-padY, hi+padY
-	plot := box{mb.x0, y + p.fsSmall*0.6, mb.x1 - 2*s, mb.y1 - 4*s - p.fsSmall*1.4 - p.fsSmall*1.5}
-	if plot.h() < 10 {
+	plot := box{X0: mb.X0, Y0: y + p.fsSmall*0.6, X1: mb.X1 - 2*s, Y1: mb.Y1 - 4*s - p.fsSmall*1.4 - p.fsSmall*1.5}
+	if plot.H() < 10 {
 		return
 	}
-	yt, ystep := niceTicks(lo, hi, max(int(plot.h()/(p.fsSmall*2.2)), 1))
+	yt, ystep := chart.NiceTicks(lo, hi, max(int(plot.H()/(p.fsSmall*2.2)), 1))
 	labelW := 0.0
 	for _, v := range yt {
-		labelW = max(labelW, font.Width(axisLabel(v, ystep), p.fsSmall, false))
+		labelW = max(labelW, font.Width(chart.AxisLabel(v, ystep), p.fsSmall, false))
 	}
-	plot.x0 += labelW + 6*s
+	plot.X0 += labelW + 6*s
 	p.plot = plot
-	if plot.w() < 10 {
+	if plot.W() < 10 {
 		return
 	}
 	p.rect(plot, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
-	yOf := func(v float64) float64 { return plot.y1 - (v-lo)/(hi-lo)*plot.h() }
+	yOf := func(v float64) float64 { return plot.Y1 - (v-lo)/(hi-lo)*plot.H() }
 	xOf := func(i float64) float64 { // i = replay count, 1..n
 		if n == 1 {
-			return (plot.x0 + plot.x1) / 2
+			return (plot.X0 + plot.X1) / 2
 		}
-		return plot.x0 + (i-1)/float64(n-1)*plot.w()
+		return plot.X0 + (i-1)/float64(n-1)*plot.W()
 	}
 	for _, v := range yt {
 		yy := yOf(v)
-		p.l.Add(render.Line{From: render.Point{X: plot.x0, Y: yy}, To: render.Point{X: plot.x1, Y: yy}, Style: render.Style{Stroke: th.Rule, Width: 1}})
-		p.text(plot.x0-4*s, yy+font.Ascent(p.fsSmall)/2-1, axisLabel(v, ystep), p.fsSmall, render.AlignRight, false, th.Muted)
+		p.l.Add(render.Line{From: render.Point{X: plot.X0, Y: yy}, To: render.Point{X: plot.X1, Y: yy}, Style: render.Style{Stroke: th.Rule, Width: 1}})
+		p.text(plot.X0-4*s, yy+font.Ascent(p.fsSmall)/2-1, chart.AxisLabel(v, ystep), p.fsSmall, render.AlignRight, false, th.Muted)
 	}
 	// References across the whole plot, then the curve so far.
 	for _, ref := range []struct {
@@ -603,11 +529,11 @@ func (p *painter) meanPlot() {
 		st render.Style
 	}{{r.sched.Planned(), p.plannedStyle()}, {r.expected, p.expectedStyle()}} {
 		yy := yOf(ref.v)
-		p.l.Add(render.Line{From: render.Point{X: plot.x0, Y: yy}, To: render.Point{X: plot.x1, Y: yy}, Style: ref.st})
+		p.l.Add(render.Line{From: render.Point{X: plot.X0, Y: yy}, To: render.Point{X: plot.X1, Y: yy}, Style: ref.st})
 	}
 	// At most about two points per pixel column: 2000 replays on a
 	// 250-pixel plot need no more.
-	stride := max(1, int(math.Ceil(float64(k)/(2*plot.w()))))
+	stride := max(1, int(math.Ceil(float64(k)/(2*plot.W()))))
 	pts := make([]render.Point, 0, k/stride+2)
 	for i := 0; i < k; i += stride {
 		pts = append(pts, render.Point{X: xOf(float64(i + 1)), Y: yOf(r.mean[i])})
@@ -623,16 +549,16 @@ func (p *painter) meanPlot() {
 
 	// Replay ticks.
 	lw := font.Width("8888", p.fsSmall, false)
-	xt, xstep := niceTicks(1, float64(n), max(int(plot.w()/(lw*1.8)), 1))
+	xt, xstep := chart.NiceTicks(1, float64(n), max(int(plot.W()/(lw*1.8)), 1))
 	if n == 1 {
 		xt = []float64{1}
 	}
 	xstep = max(xstep, 1)
 	for _, v := range xt {
 		xx := xOf(v)
-		p.vline(xx, plot.y1, plot.y1+4*s, render.Style{Stroke: th.Muted, Width: 1})
-		p.tickLabel(xx, plot.y1+4*s+font.Ascent(p.fsSmall)+2*s, axisLabel(v, xstep), plot.x0, mb.x1)
+		p.vline(xx, plot.Y1, plot.Y1+4*s, render.Style{Stroke: th.Muted, Width: 1})
+		p.tickLabel(xx, plot.Y1+4*s+font.Ascent(p.fsSmall)+2*s, chart.AxisLabel(v, xstep), plot.X0, mb.X1)
 	}
-	p.text(plot.x0, plot.y1+4*s+p.fsSmall*1.4+font.Ascent(p.fsSmall)+2*s, fit(mb.x1-plot.x0, p.fsSmall, false,
+	p.text(plot.X0, plot.Y1+4*s+p.fsSmall*1.4+font.Ascent(p.fsSmall)+2*s, chart.Fit(mb.X1-plot.X0, p.fsSmall, false,
 		"replays (revealed as the playhead moves)", "replays"), p.fsSmall, render.AlignLeft, false, th.Muted)
 }

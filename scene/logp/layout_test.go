@@ -8,8 +8,8 @@ import (
 
 	"commlab/engine/trace"
 	"commlab/render"
-	"commlab/render/font"
 	"commlab/scene"
+	"commlab/scene/scenetest"
 )
 
 var v960 = scene.View{W: 960, H: 540, Theme: render.Light()}
@@ -35,29 +35,23 @@ func TestStallRunIsAsDescribed(t *testing.T) {
 	}
 }
 
-func inside(pt render.Point, b box, eps float64) bool {
-	return pt.X >= b.x0-eps && pt.X <= b.x1+eps && pt.Y >= b.y0-eps && pt.Y <= b.y1+eps
-}
-
-func rectBox(r render.Rect) box { return box{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y} }
-
 // stallRects returns the stalls drawn inside pl (the tinted rectangles)
 // and, for each, the hatch lines inside it.
 func stallRects(l render.List, th render.Theme, pl panel) (rects []box, hatches []int) {
 	tint := render.Mix(th.Panel, th.Stall, stallTint)
 	for i, it := range l.Items {
 		r, ok := it.(render.Rect)
-		if !ok || r.Fill != tint || !inside(r.Min, pl.plot, 0) || !inside(r.Max, pl.plot, 0) {
+		if !ok || r.Fill != tint || !scenetest.Inside(r.Min, pl.plot, 0) || !scenetest.Inside(r.Max, pl.plot, 0) {
 			continue
 		}
-		b := rectBox(r)
+		b := scenetest.RectBox(r)
 		n := 0
 		for _, it2 := range l.Items[i+1:] {
 			ln, ok := it2.(render.Line)
 			if !ok || ln.Stroke != th.Stall {
 				break
 			}
-			if inside(ln.From, b, 1e-9) && inside(ln.To, b, 1e-9) {
+			if scenetest.Inside(ln.From, b, 1e-9) && scenetest.Inside(ln.To, b, 1e-9) {
 				n++
 			}
 		}
@@ -72,7 +66,7 @@ func stallRects(l render.List, th render.Theme, pl panel) (rects []box, hatches 
 func lateLines(l render.List, th render.Theme, pl panel) []render.Line {
 	var out []render.Line
 	for _, it := range l.Items {
-		if ln, ok := it.(render.Line); ok && ln.Stroke == th.Stall && ln.Width > 2 && inside(ln.From, pl.plot, 0) {
+		if ln, ok := it.(render.Line); ok && ln.Stroke == th.Stall && ln.Width > 2 && scenetest.Inside(ln.From, pl.plot, 0) {
 			out = append(out, ln)
 		}
 	}
@@ -94,12 +88,12 @@ func TestLateMessageStallsItsReceiver(t *testing.T) {
 			t.Fatalf("%s: %d stalls in the replay, want 1", th.Name, len(rects))
 		}
 		b, pl := rects[0], p.panels[1]
-		if y := (b.y0 + b.y1) / 2; math.Abs(y-pl.laneY(0)) > 1e-9 {
+		if y := (b.Y0 + b.Y1) / 2; math.Abs(y-pl.laneY(0)) > 1e-9 {
 			t.Errorf("%s: stall centred at y=%v, want P1's lane at %v", th.Name, y, pl.laneY(0))
 		}
 		s := r.replay.Spans[1]
-		if math.Abs(b.x0-p.x(s.Start)) > 1e-9 || math.Abs(b.x1-p.x(s.End)) > 1e-9 {
-			t.Errorf("%s: stall drawn over x %v-%v, want %v-%v", th.Name, b.x0, b.x1, p.x(s.Start), p.x(s.End))
+		if math.Abs(b.X0-p.x(s.Start)) > 1e-9 || math.Abs(b.X1-p.x(s.End)) > 1e-9 {
+			t.Errorf("%s: stall drawn over x %v-%v, want %v-%v", th.Name, b.X0, b.X1, p.x(s.Start), p.x(s.End))
 		}
 		if hatches[0] < 5 {
 			t.Errorf("%s: the stall has %d hatch lines, want at least 5", th.Name, hatches[0])
@@ -131,10 +125,10 @@ func spanRects(l render.List, th render.Theme, pl panel) []box {
 	var out []box
 	for _, it := range l.Items {
 		r, ok := it.(render.Rect)
-		if !ok || !inside(r.Min, pl.plot, 0) || !inside(r.Max, pl.plot, 0) || r.Fill == th.Panel || r.Fill.A == 0 {
+		if !ok || !scenetest.Inside(r.Min, pl.plot, 0) || !scenetest.Inside(r.Max, pl.plot, 0) || r.Fill == th.Panel || r.Fill.A == 0 {
 			continue
 		}
-		out = append(out, rectBox(r))
+		out = append(out, scenetest.RectBox(r))
 	}
 	return out
 }
@@ -148,7 +142,7 @@ func TestOneLanePerProcessor(t *testing.T) {
 		for i, pl := range p.panels {
 			lanes := map[int]bool{}
 			for _, b := range spanRects(l, v960.Theme, pl) {
-				y := (b.y0+b.y1)/2 - pl.plot.y0
+				y := (b.Y0+b.Y1)/2 - pl.plot.Y0
 				li := int(math.Floor(y / pl.laneH))
 				if math.Abs(y-(float64(li)+0.5)*pl.laneH) > 1e-6 {
 					t.Errorf("%v panel %d: bar %v not centred on a lane", set, i, b)
@@ -176,7 +170,7 @@ func TestPlayheadHidesFuture(t *testing.T) {
 		limit := p.x(tt) + 1 + 1e-9
 		for _, pl := range p.panels {
 			in := func(pt render.Point) bool {
-				return inside(pt, box{pl.plot.x0, pl.plot.y0 + 0.5, pl.plot.x1, pl.plot.y1 - 0.5}, 0)
+				return scenetest.Inside(pt, box{X0: pl.plot.X0, Y0: pl.plot.Y0 + 0.5, X1: pl.plot.X1, Y1: pl.plot.Y1 - 0.5}, 0)
 			}
 			for _, it := range l.Items {
 				var pts []render.Point
@@ -246,7 +240,7 @@ func TestRunningMeanRevealed(t *testing.T) {
 			t.Errorf("curve has %d points, want %d", len(curve.Points), c.want)
 		}
 		for _, pt := range curve.Points {
-			if !inside(pt, p.plot, 1e-9) {
+			if !scenetest.Inside(pt, p.plot, 1e-9) {
 				t.Errorf("curve point %v outside the plot %v", pt, p.plot)
 			}
 		}
@@ -262,8 +256,8 @@ func TestRunningMeanRevealed(t *testing.T) {
 	r = build(t, map[string]string{"replays": "2000"}, 4)
 	l, p := r.paint(r.End(), v960)
 	for _, it := range l.Items {
-		if pl, ok := it.(render.Polyline); ok && float64(len(pl.Points)) > 2*p.plot.w()+2 {
-			t.Errorf("%d points on a %v-pixel plot", len(pl.Points), p.plot.w())
+		if pl, ok := it.(render.Polyline); ok && float64(len(pl.Points)) > 2*p.plot.W()+2 {
+			t.Errorf("%d points on a %v-pixel plot", len(pl.Points), p.plot.W())
 		}
 	}
 }
@@ -275,7 +269,7 @@ func refY(t *testing.T, l render.List, p *painter) (ts, e ref) {
 	t.Helper()
 	for _, it := range l.Items {
 		ln, ok := it.(render.Line)
-		if !ok || ln.From.X != p.plot.x0 || ln.To.X != p.plot.x1 || len(ln.Dash) == 0 {
+		if !ok || ln.From.X != p.plot.X0 || ln.To.X != p.plot.X1 || len(ln.Dash) == 0 {
 			continue
 		}
 		switch ln.Stroke {
@@ -289,20 +283,6 @@ func refY(t *testing.T, l render.List, p *painter) (ts, e ref) {
 		t.Fatalf("reference lines T_s %+v, E[T] %+v not found", ts, e)
 	}
 	return ts, e
-}
-
-// textBox is the box a text item covers, measured with the fonts every
-// backend draws with.
-func textBox(tx render.Text) box {
-	w := font.Width(tx.S, tx.FontSize(), tx.Bold)
-	x := tx.At.X
-	switch tx.Align {
-	case render.AlignCenter:
-		x -= w / 2
-	case render.AlignRight:
-		x -= w
-	}
-	return box{x, tx.At.Y - font.Ascent(tx.FontSize()), x + w, tx.At.Y + font.Descent(tx.FontSize())}
 }
 
 // TestFramesFitTheCanvas: at every size from a 640x360 embed to a 1080p
@@ -320,28 +300,9 @@ func TestFramesFitTheCanvas(t *testing.T) {
 			for _, th := range []render.Theme{render.Light(), render.Dark()} {
 				for _, frac := range []float64{0, 0.5, 1} {
 					l, _ := r.paint(r.End()*frac, scene.View{W: sz[0], H: sz[1], Theme: th})
-					var boxes []box
-					var items []render.Text
-					for _, it := range l.Items {
-						tx, ok := it.(render.Text)
-						if !ok {
-							continue
-						}
-						b := textBox(tx)
-						if b.x0 < -0.5 || b.y0 < -0.5 || b.x1 > sz[0]+0.5 || b.y1 > sz[1]+0.5 {
-							t.Errorf("%v %vx%v: %q at %v leaves the canvas", set, sz[0], sz[1], tx.S, b)
-						}
-						if sz == [2]float64{960, 540} && tx.FontSize() < 13 {
-							t.Errorf("%v 960x540: %q at %v px, want at least 13", set, tx.S, tx.FontSize())
-						}
-						for j, o := range boxes {
-							if b.x0 < o.x1-1 && o.x0 < b.x1-1 && b.y0 < o.y1-1 && o.y0 < b.y1-1 {
-								t.Errorf("%v %vx%v t=%.0f%%: %q overlaps %q", set, sz[0], sz[1], frac*100, tx.S, items[j].S)
-							}
-						}
-						boxes = append(boxes, b)
-						items = append(items, tx)
-					}
+					what := fmt.Sprintf("%v t=%.0f%%", set, frac*100)
+					scenetest.TextOnCanvas(t, l, 13, what)
+					scenetest.NoOverlappingText(t, l, what)
 				}
 			}
 		}

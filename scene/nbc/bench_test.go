@@ -2,10 +2,10 @@ package nbc
 
 import (
 	"testing"
-	"time"
 
 	"commlab/render"
 	"commlab/scene"
+	"commlab/scene/scenetest"
 )
 
 // BenchmarkFrame lays out one 960x540 frame, what the page does every
@@ -22,11 +22,9 @@ func BenchmarkFrame(b *testing.B) {
 			r := build(b, c.set)
 			v := scene.View{W: 960, H: 540, Theme: render.Light()}
 			t := r.End() * 0.9
-			start := time.Now()
-			for b.Loop() {
+			scenetest.LoopMs(b, "ms/frame", func() {
 				r.Frame(t, v)
-			}
-			b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), "ms/frame")
+			})
 		})
 	}
 }
@@ -46,13 +44,11 @@ func BenchmarkBuild(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			v := values(c.set)
 			sc := New()
-			start := time.Now()
-			for b.Loop() {
+			scenetest.LoopMs(b, "ms/build", func() {
 				if _, err := sc.Build(v, 1); err != nil {
 					b.Fatal(err)
 				}
-			}
-			b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), "ms/build")
+			})
 		})
 	}
 }

@@ -2,7 +2,7 @@ package nbc
 
 import (
 	"flag"
-	"fmt"
+	"image/color"
 	"path/filepath"
 	"testing"
 
@@ -10,6 +10,7 @@ import (
 	"commlab/render/raster"
 	"commlab/render/raster/rastertest"
 	"commlab/scene"
+	"commlab/scene/scenetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -60,39 +61,8 @@ func TestGoldenNotBlank(t *testing.T) {
 	r := build(t, nil)
 	for _, th := range []render.Theme{render.Light(), render.Dark()} {
 		img := raster.Image(r.Frame(blockedAt(r), scene.View{W: 960, H: 540, Theme: th}), 1)
-		counts := map[string]int{}
-		for name, c := range map[string][4]uint8{
-			"stall": rgba(th.Stall), "running": rgba(th.Redundant), "done": rgba(th.Receive), "ink": rgba(th.Ink),
-		} {
-			for y := range 540 {
-				for x := range 960 {
-					i := img.PixOffset(x, y)
-					if near([4]uint8(img.Pix[i:i+4]), c) {
-						counts[name]++
-					}
-				}
-			}
-		}
-		for name, n := range counts {
-			if n < 50 {
-				t.Errorf("%s: %d pixels in the %s colour, want at least 50 (%v)", th.Name, n, name, fmt.Sprint(counts))
-			}
-		}
+		scenetest.NotBlank(t, img, map[string]color.Color{
+			"stall": th.Stall, "running": th.Redundant, "done": th.Receive, "ink": th.Ink,
+		}, 24, 50, th.Name) // within 24 levels, so thin anti-aliased strokes (the hatching) count
 	}
-}
-
-// near: within a few levels per channel, so thin anti-aliased strokes
-// (the hatching) count where their centre falls on a pixel.
-func near(a, b [4]uint8) bool {
-	for i := range a {
-		if d := int(a[i]) - int(b[i]); d > 24 || d < -24 {
-			return false
-		}
-	}
-	return true
-}
-
-func rgba(c interface{ RGBA() (r, g, b, a uint32) }) [4]uint8 {
-	r, g, b, a := c.RGBA()
-	return [4]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), uint8(a >> 8)}
 }

@@ -9,6 +9,7 @@ import (
 	"commlab/render"
 	"commlab/render/font"
 	"commlab/scene"
+	"commlab/scene/chart"
 )
 
 // stallTint is how much of the warning colour fills a blocked span or
@@ -21,19 +22,16 @@ const stallTint = 0.28
 const waitedTint = 0.35
 
 // box is an axis-aligned rectangle in canvas pixels.
-type box struct{ x0, y0, x1, y1 float64 }
-
-func (b box) w() float64 { return b.x1 - b.x0 }
-func (b box) h() float64 { return b.y1 - b.y0 }
+type box = chart.Box
 
 // lane is one thread's row of a Gantt panel.
 type lane struct {
 	li     int     // the trace's lane
-	y0, y1 float64 // its row
+	Y0, Y1 float64 // its row
 	label  string
 }
 
-func (ln lane) mid() float64 { return (ln.y0 + ln.y1) / 2 }
+func (ln lane) mid() float64 { return (ln.Y0 + ln.Y1) / 2 }
 
 // panel is one method's Gantt chart.
 type panel struct {
@@ -51,6 +49,7 @@ type painter struct {
 	t  float64
 	s  float64 // scale against a 960x540 canvas
 
+	z                    chart.Sizes // the sizes below, for the shared helpers
 	fs, fsSmall, fsTitle float64
 	pad                  float64
 
@@ -106,38 +105,15 @@ func (r *run) paint(t float64, v scene.View) (render.List, *painter) {
 // layout picks sizes from the canvas: text scales with it (14 px at
 // 960x540), with a floor for small embeds.
 func (p *painter) layout(w, h float64) {
-	p.s = min(w/960, h/540)
-	p.fs = max(10, 14*p.s)
-	p.fsSmall = max(9, 13*p.s)
-	p.fsTitle = max(11, 16*p.s)
-	p.pad = 10 * p.s
-}
-
-// baseline returns the baseline of text of size fs centred in a row of
-// height rowH whose top is y.
-func baseline(y, rowH, fs float64) float64 {
-	return y + (rowH+font.Ascent(fs)-font.Descent(fs))/2
+	p.z = chart.SizesFor(w, h)
+	p.s, p.fs, p.fsSmall, p.fsTitle, p.pad = p.z.S, p.z.FS, p.z.FSSmall, p.z.FSTitle, p.z.Pad
 }
 
 func (p *painter) text(x, y float64, s string, size float64, align render.Align, bold bool, c color.RGBA) {
 	p.l.Add(render.Text{At: render.Point{X: x, Y: y}, S: s, Size: size, Align: align, Bold: bold, Color: c})
 }
 
-// fit returns the first candidate that fits in width w at size fs (the
-// last if none does): long labels give way to short ones on small canvases
-// instead of overlapping.
-func fit(w, fs float64, bold bool, candidates ...string) string {
-	for _, c := range candidates {
-		if font.Width(c, fs, bold) <= w {
-			return c
-		}
-	}
-	return candidates[len(candidates)-1]
-}
-
-func (p *painter) rect(b box, st render.Style) {
-	p.l.Add(render.Rect{Min: render.Point{X: b.x0, Y: b.y0}, Max: render.Point{X: b.x1, Y: b.y1}, Style: st})
-}
+func (p *painter) rect(b box, st render.Style) { chart.Rect(p.l, b, st) }
 
 func (p *painter) line(x0, y0, x1, y1 float64, st render.Style) {
 	p.l.Add(render.Line{From: render.Point{X: x0, Y: y0}, To: render.Point{X: x1, Y: y1}, Style: st})
@@ -145,13 +121,7 @@ func (p *painter) line(x0, y0, x1, y1 float64, st render.Style) {
 
 // onFill is the text colour that reads on fill c: the theme's ink or its
 // background, whichever differs more in luminance (Rec. 709 weights).
-func (p *painter) onFill(c color.RGBA) color.RGBA {
-	lum := func(c color.RGBA) float64 { return 0.2126*float64(c.R) + 0.7152*float64(c.G) + 0.0722*float64(c.B) }
-	if math.Abs(lum(c)-lum(p.th.Ink)) >= math.Abs(lum(c)-lum(p.th.Background)) {
-		return p.th.Ink
-	}
-	return p.th.Background
-}
+func (p *painter) onFill(c color.RGBA) color.RGBA { return chart.OnFill(c, p.th.Ink, p.th.Background) }
 
 // stallFill is the engine's Stall spans' colour (the progress thread's
 // creation, context switches): the warning colour, solid, apart from the
@@ -169,23 +139,14 @@ func (p *painter) wireFill() color.RGBA { return render.Mix(p.th.Panel, p.th.Sen
 func (p *painter) hatch(b box) {
 	c := p.th.Stall
 	p.rect(b, render.Style{Fill: render.Mix(p.th.Panel, c, stallTint)})
-	sp := max(4, 5*p.s)
-	st := render.Style{Stroke: c, Width: max(1, 1.1*p.s)}
-	for k := math.Ceil((b.x0 + b.y0) / sp); k*sp < b.x1+b.y1; k++ {
-		c := k * sp
-		xa, xb := max(b.x0, c-b.y1), min(b.x1, c-b.y0)
-		if xb <= xa {
-			continue
-		}
-		p.line(xa, c-xa, xb, c-xb, st)
-	}
+	chart.Hatch(p.l, b, p.s, c)
 }
 
 func (p *painter) title() {
 	r := p.r
 	rowH := p.fsTitle * 1.5
-	y := baseline(p.pad*0.6, rowH, p.fsTitle)
-	right := fit(p.l.W*0.5, p.fs, false,
+	y := chart.Baseline(p.pad*0.6, rowH, p.fsTitle)
+	right := chart.Fit(p.l.W*0.5, p.fs, false,
 		fmt.Sprintf("%d nodes · %s messages · n = %d · t = %s", r.p.Nodes, bytes(r.p.Msg), r.p.Matrix, scene.Seconds(p.t)),
 		fmt.Sprintf("%d nodes · %s · t = %s", r.p.Nodes, bytes(r.p.Msg), scene.Seconds(p.t)),
 		"t = "+scene.Seconds(p.t))
@@ -199,7 +160,7 @@ func (p *painter) title() {
 	case ViewBoth:
 		names = []string{"TCC's queue vs. LibNBC's progress function", "TCC vs. LibNBC", "TCC vs. NBCF"}
 	}
-	p.text(p.pad, y, fit(room, p.fsTitle, true, names...), p.fsTitle, render.AlignLeft, true, p.th.Ink)
+	p.text(p.pad, y, chart.Fit(room, p.fsTitle, true, names...), p.fsTitle, render.AlignLeft, true, p.th.Ink)
 }
 
 // bytes writes a message size as the paper does: 500 KB, 5 MB (decimal).
@@ -215,18 +176,11 @@ func bytes(b float64) string {
 	return fmt.Sprintf("%.0f B", b)
 }
 
-// legendEntry is one swatch and its label.
-type legendEntry struct {
-	label string
-	draw  func(b box)
-}
-
 // legend draws the key under the title, wrapping onto more rows on narrow
 // canvases, and returns the y where the body starts. Span kinds are listed
 // only when a shown run has them.
 func (p *painter) legend() float64 {
 	th, s := p.th, p.s
-	sw := 20 * s
 	has := map[trace.Kind]bool{}
 	progress, blocked, net := false, false, false
 	for _, tl := range p.r.shown {
@@ -241,16 +195,16 @@ func (p *painter) legend() float64 {
 		net = net || tl.net >= 0 && len(tl.tr.Messages) > 0
 	}
 	bar := func(c color.RGBA) func(b box) { return func(b box) { p.rect(b, render.Style{Fill: c}) } }
-	var entries []legendEntry
+	var entries []chart.LegendEntry
 	add := func(on bool, label string, draw func(b box)) {
 		if on {
-			entries = append(entries, legendEntry{label, draw})
+			entries = append(entries, chart.LegendEntry{Label: label, Draw: draw})
 		}
 	}
 	add(has[trace.Compute], "matrix-vector rows", bar(th.Compute))
 	add(has[trace.Send], "posting a schedule", func(b box) {
 		st := render.Style{Fill: th.Send}
-		if closeColours(th.Compute, th.Send) {
+		if chart.CloseColours(th.Compute, th.Send) {
 			st.Stroke, st.Width = th.Ink, max(1, 0.8*s)
 		}
 		p.rect(b, st)
@@ -261,29 +215,15 @@ func (p *painter) legend() float64 {
 	add(has[trace.Idle], "waiting", func(b box) { p.rect(b, render.Style{Fill: th.Idle, Stroke: th.Rule}) })
 	add(net, "data on the wire", bar(p.wireFill()))
 	add(progress, "NBC_Test call", func(b box) {
-		p.line((b.x0+b.x1)/2, b.y0-2*s, (b.x0+b.x1)/2, b.y1+2*s, render.Style{Stroke: th.Adopted, Width: 2 * s})
+		p.line((b.X0+b.X1)/2, b.Y0-2*s, (b.X0+b.X1)/2, b.Y1+2*s, render.Style{Stroke: th.Adopted, Width: 2 * s})
 	})
 	add(true, "collective in flight", bar(th.Redundant))
 	add(true, "done flag set", func(b box) {
-		c := (b.x0 + b.x1) / 2
-		h := b.h()
-		p.rect(box{c - h/2, b.y0, c + h/2, b.y1}, render.Style{Fill: th.Receive, Stroke: th.Ink, Width: max(1, s)})
+		c := (b.X0 + b.X1) / 2
+		h := b.H()
+		p.rect(box{X0: c - h/2, Y0: b.Y0, X1: c + h/2, Y1: b.Y1}, render.Style{Fill: th.Receive, Stroke: th.Ink, Width: max(1, s)})
 	})
-	rowH := p.fsSmall * 1.6
-	y := p.pad*0.6 + p.fsTitle*1.5
-	x := p.pad
-	for _, e := range entries {
-		w := sw + 5*s + font.Width(e.label, p.fsSmall, false)
-		if x > p.pad && x+w > p.l.W-p.pad {
-			x, y = p.pad, y+rowH
-		}
-		sh := p.fsSmall * 0.75
-		mid := y + rowH/2
-		e.draw(box{x, mid - sh/2, x + sw, mid + sh/2})
-		p.text(x+sw+5*s, baseline(y, rowH, p.fsSmall), e.label, p.fsSmall, render.AlignLeft, false, th.Ink)
-		x += w + 14*s
-	}
-	return y + rowH + 4*s
+	return chart.Legend(p.l, p.z, th.Ink, entries)
 }
 
 // arrange splits the body: the state section on top (the queue or the
@@ -292,12 +232,12 @@ func (p *painter) legend() float64 {
 func (p *painter) arrange(top float64) {
 	W, H := p.l.W, p.l.H
 	s := p.s
-	body := box{p.pad, top, W - p.pad, H - p.pad}
-	stateH := math.Round(0.36 * body.h())
-	p.state = box{body.x0, body.y0, body.x1, body.y0 + stateH}
-	bw := math.Round(0.3 * body.w())
-	p.bars = box{body.x1 - bw, p.state.y0, body.x1, p.state.y1}
-	p.state.x1 = p.bars.x0 - 2*p.pad
+	body := box{X0: p.pad, Y0: top, X1: W - p.pad, Y1: H - p.pad}
+	stateH := math.Round(0.36 * body.H())
+	p.state = box{X0: body.X0, Y0: body.Y0, X1: body.X1, Y1: body.Y0 + stateH}
+	bw := math.Round(0.3 * body.W())
+	p.bars = box{X0: body.X1 - bw, Y0: p.state.Y0, X1: body.X1, Y1: p.state.Y1}
+	p.state.X1 = p.bars.X0 - 2*p.pad
 
 	labelW := 0.0
 	for _, tl := range p.r.shown {
@@ -305,25 +245,25 @@ func (p *painter) arrange(top float64) {
 			labelW = max(labelW, font.Width(laneLabel(n), p.fsSmall, false))
 		}
 	}
-	col := box{body.x0, p.state.y1 + 2*p.pad, body.x1, body.y1}
-	p.gantt = box{col.x0 + labelW + 6*s, col.y0, col.x1 - 4*s, col.y1}
-	p.labelX = p.gantt.x0 - 4*s
+	col := box{X0: body.X0, Y0: p.state.Y1 + 2*p.pad, X1: body.X1, Y1: body.Y1}
+	p.gantt = box{X0: col.X0 + labelW + 6*s, Y0: col.Y0, X1: col.X1 - 4*s, Y1: col.Y1}
+	p.labelX = p.gantt.X0 - 4*s
 
 	axisH := 4*s + p.fsSmall*1.4 + p.fsSmall*1.5
 	headerH := p.fs * 1.6
 	gap := 6 * s
 	n := len(p.r.shown)
-	ph := max((col.h()-axisH-float64(n)*headerH-float64(n-1)*gap)/float64(n), 1)
-	y := col.y0
+	ph := max((col.H()-axisH-float64(n)*headerH-float64(n-1)*gap)/float64(n), 1)
+	y := col.Y0
 	p.panels = make([]panel, n)
 	for i, tl := range p.r.shown {
-		pl := panel{tl: tl, header: baseline(y, headerH, p.fs)}
-		pl.plot = box{p.gantt.x0, y + headerH, p.gantt.x1, y + headerH + ph}
+		pl := panel{tl: tl, header: chart.Baseline(y, headerH, p.fs)}
+		pl.plot = box{X0: p.gantt.X0, Y0: y + headerH, X1: p.gantt.X1, Y1: y + headerH + ph}
 		pl.lanes = laneRows(tl, pl.plot, font.Ascent(p.fsSmall)+font.Descent(p.fsSmall)+1)
 		p.panels[i] = pl
-		y = pl.plot.y1 + gap
+		y = pl.plot.Y1 + gap
 	}
-	p.axisY = p.panels[n-1].plot.y1
+	p.axisY = p.panels[n-1].plot.Y1
 }
 
 // laneLabel shortens the engine's lane names for the Gantt's label column.
@@ -382,21 +322,21 @@ func laneRows(tl *timeline, plot box, minKey float64) []lane {
 			nc++
 		}
 	}
-	unit := plot.h() / total
+	unit := plot.H() / total
 	keyUnit := unit
 	if nc > 0 && unit*1.3 < minKey {
 		// Key lanes at their label's height, compute lanes share the rest.
-		keyUnit = min(minKey/1.3, plot.h()/keys)
-		unit = (plot.h() - keyUnit*keys) / float64(nc)
+		keyUnit = min(minKey/1.3, plot.H()/keys)
+		unit = (plot.H() - keyUnit*keys) / float64(nc)
 	}
-	y := plot.y0
+	y := plot.Y0
 	rows := make([]lane, len(order))
 	for i, li := range order {
 		h := weight(li) * unit
 		if key(li) {
 			h = weight(li) * keyUnit
 		}
-		rows[i] = lane{li: li, y0: y, y1: y + h, label: laneLabel(tl.names[li])}
+		rows[i] = lane{li: li, Y0: y, Y1: y + h, label: laneLabel(tl.names[li])}
 		y += h
 	}
 	return rows
@@ -404,7 +344,7 @@ func laneRows(tl *timeline, plot box, minKey float64) []lane {
 
 // x maps a time onto the Gantt charts' shared axis [0, End].
 func (p *painter) x(t float64) float64 {
-	return p.gantt.x0 + t/p.r.End()*p.gantt.w()
+	return p.gantt.X0 + t/p.r.End()*p.gantt.W()
 }
 
 func (p *painter) panel(pl *panel) {
@@ -412,7 +352,7 @@ func (p *painter) panel(pl *panel) {
 	p.rect(pl.plot, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
 	for _, tk := range p.timeTicks() {
 		if tk > 0 && tk < p.r.End() {
-			p.line(p.x(tk), pl.plot.y0, p.x(tk), pl.plot.y1, render.Style{Stroke: th.Rule, Width: 1})
+			p.line(p.x(tk), pl.plot.Y0, p.x(tk), pl.plot.Y1, render.Style{Stroke: th.Rule, Width: 1})
 		}
 	}
 	// Header: the method, and its total once the playhead gets there.
@@ -432,10 +372,10 @@ func (p *painter) panel(pl *panel) {
 		res := fmt.Sprintf(": total %s, speedup %.3f over %s", scene.Seconds(tl.res.Total), tl.res.Speedup, base)
 		head = []string{name + res, short + res, fmt.Sprintf("%s: total %s, speedup %.3f", short, scene.Seconds(tl.res.Total), tl.res.Speedup), short}
 	}
-	p.text(pl.plot.x0, pl.header, fit(pl.plot.w(), p.fs, true, head...), p.fs, render.AlignLeft, true, th.Ink)
+	p.text(pl.plot.X0, pl.header, chart.Fit(pl.plot.W(), p.fs, true, head...), p.fs, render.AlignLeft, true, th.Ink)
 
 	for _, ln := range pl.lanes {
-		h := ln.y1 - ln.y0
+		h := ln.Y1 - ln.Y0
 		bh := h * 0.72
 		if h < 3 {
 			bh = h
@@ -447,7 +387,7 @@ func (p *painter) panel(pl *panel) {
 				break
 			}
 			if tl.blockedSpan(sp) {
-				p.hatch(box{p.x(a), yc - bh/2, p.x(b), yc + bh/2})
+				p.hatch(box{X0: p.x(a), Y0: yc - bh/2, X1: p.x(b), Y1: yc + bh/2})
 				continue
 			}
 			p.span(sp.Kind, a, b, yc, bh)
@@ -471,8 +411,8 @@ func (p *painter) panel(pl *panel) {
 				if at(h.done, p.t) {
 					end = h.done
 				}
-				y := ln.y0 + 0.06*(ln.y1-ln.y0)
-				p.rect(box{p.x(h.start), y, max(p.x(end), p.x(h.start)+1), y + max(2, 2.5*s)}, render.Style{Fill: th.Redundant})
+				y := ln.Y0 + 0.06*(ln.Y1-ln.Y0)
+				p.rect(box{X0: p.x(h.start), Y0: y, X1: max(p.x(end), p.x(h.start)+1), Y1: y + max(2, 2.5*s)}, render.Style{Fill: th.Redundant})
 			}
 		}
 	}
@@ -490,7 +430,7 @@ func (p *painter) panel(pl *panel) {
 				continue
 			}
 			last = x
-			p.line(x, ln.y0+1, x, ln.y0+0.3*(ln.y1-ln.y0), st)
+			p.line(x, ln.Y0+1, x, ln.Y0+0.3*(ln.Y1-ln.Y0), st)
 		}
 	}
 	p.laneLabels(pl)
@@ -498,30 +438,22 @@ func (p *painter) panel(pl *panel) {
 
 // span draws part [a, b] of a span on a lane, at least a pixel wide.
 func (p *painter) span(k trace.Kind, a, b, yc, bh float64) {
-	bx := box{p.x(a), yc - bh/2, p.x(b), yc + bh/2}
+	bx := box{X0: p.x(a), Y0: yc - bh/2, X1: p.x(b), Y1: yc + bh/2}
 	switch k {
 	case trace.Stall:
-		bx.x1 = max(bx.x1, bx.x0+1)
+		bx.X1 = max(bx.X1, bx.X0+1)
 		p.rect(bx, render.Style{Fill: p.stallFill()})
 		return
 	case trace.Idle:
 		p.rect(bx, render.Style{Fill: p.th.Idle})
 		return
 	}
-	bx.x1 = max(bx.x1, bx.x0+1)
+	bx.X1 = max(bx.X1, bx.X0+1)
 	st := render.Style{Fill: p.th.Kind(k)}
-	if k == trace.Send && closeColours(p.th.Compute, p.th.Send) {
+	if k == trace.Send && chart.CloseColours(p.th.Compute, p.th.Send) {
 		st.Stroke, st.Width = p.th.Ink, max(1, 0.8*p.s)
 	}
 	p.rect(bx, st)
-}
-
-// closeColours says whether two colours are hard to tell apart side by
-// side: the dark theme's compute blue and send sky blue differ by less
-// than 30 levels in every channel (as in the LogP scene).
-func closeColours(a, b color.RGBA) bool {
-	d := func(x, y uint8) int { return max(int(x)-int(y), int(y)-int(x)) }
-	return d(a.R, b.R)+d(a.G, b.G)+d(a.B, b.B) < 90
 }
 
 // wire draws the network row: every message of rank 0 from its send to
@@ -541,7 +473,7 @@ func (p *painter) wire(tl *timeline, yc, bh float64) {
 			continue
 		}
 		lastX, lastEnd = x0, max(lastEnd, x1)
-		p.rect(box{x0, yc - bh/2, x1, yc + bh/2}, render.Style{Fill: c})
+		p.rect(box{X0: x0, Y0: yc - bh/2, X1: x1, Y1: yc + bh/2}, render.Style{Fill: c})
 	}
 }
 
@@ -576,8 +508,8 @@ func (p *painter) laneLabels(pl *panel) {
 // timeTicks are the time axis ticks for this canvas.
 func (p *painter) timeTicks() []float64 {
 	lw := font.Width("88.8 ms", p.fsSmall, false)
-	n := int(p.gantt.w() / (lw * 1.8))
-	ticks, _ := niceTicks(0, p.r.End(), max(n, 1))
+	n := int(p.gantt.W() / (lw * 1.8))
+	ticks, _ := chart.NiceTicks(0, p.r.End(), max(n, 1))
 	return ticks
 }
 
@@ -589,16 +521,16 @@ func (p *painter) timeAxis() {
 		p.line(x, y, x, y+4*s, render.Style{Stroke: th.Muted, Width: 1})
 		label := scene.Seconds(tk)
 		w := font.Width(label, p.fsSmall, false)
-		x = min(max(x, p.gantt.x0-2*s+w/2), p.gantt.x1+2*s-w/2)
+		x = min(max(x, p.gantt.X0-2*s+w/2), p.gantt.X1+2*s-w/2)
 		p.text(x, y+4*s+font.Ascent(p.fsSmall)+2*s, label, p.fsSmall, render.AlignCenter, false, th.Muted)
 	}
 	capY := y + 4*s + p.fsSmall*1.4 + font.Ascent(p.fsSmall) + 2*s
-	p.text(p.gantt.x0, capY, fit(p.gantt.w(), p.fsSmall, false,
+	p.text(p.gantt.X0, capY, chart.Fit(p.gantt.W(), p.fsSmall, false,
 		"time since rank 0 issued its first alltoall (rank 0's threads)", "time since the first issue", "time"),
 		p.fsSmall, render.AlignLeft, false, th.Muted)
 }
 
 func (p *painter) playhead() {
 	x := p.x(p.t)
-	p.line(x, p.panels[0].plot.y0, x, p.axisY+4*p.s, render.Style{Stroke: p.th.Playhead, Width: 2 * p.s})
+	p.line(x, p.panels[0].plot.Y0, x, p.axisY+4*p.s, render.Style{Stroke: p.th.Playhead, Width: 2 * p.s})
 }

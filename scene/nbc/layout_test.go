@@ -1,21 +1,16 @@
 package nbc
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	"commlab/render"
-	"commlab/render/font"
 	"commlab/scene"
+	"commlab/scene/scenetest"
 )
 
 var v960 = scene.View{W: 960, H: 540, Theme: render.Light()}
-
-func inside(pt render.Point, b box, eps float64) bool {
-	return pt.X >= b.x0-eps && pt.X <= b.x1+eps && pt.Y >= b.y0-eps && pt.Y <= b.y1+eps
-}
-
-func rectBox(r render.Rect) box { return box{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y} }
 
 // TestSlotsAreTheCapacity: the ring has one slot per unit of capacity,
 // in a row, and each handle in a slot is the one the engine's events put
@@ -33,7 +28,7 @@ func TestSlotsAreTheCapacity(t *testing.T) {
 			for _, it := range l.Items {
 				if rc, ok := it.(render.Rect); ok {
 					for _, b := range p.slots {
-						if rectBox(rc) == b {
+						if scenetest.RectBox(rc) == b {
 							n++
 						}
 					}
@@ -43,7 +38,7 @@ func TestSlotsAreTheCapacity(t *testing.T) {
 				t.Errorf("queue %s: %d slot rectangles in the list, want %d", q, n, len(p.slots))
 			}
 			for i := 1; i < len(p.slots); i++ {
-				if p.slots[i].x0 < p.slots[i-1].x1-1e-9 || p.slots[i].y0 != p.slots[0].y0 {
+				if p.slots[i].X0 < p.slots[i-1].X1-1e-9 || p.slots[i].Y0 != p.slots[0].Y0 {
 					t.Errorf("queue %s: slot %d at %v overlaps or leaves the row", q, i, p.slots[i])
 				}
 			}
@@ -104,7 +99,7 @@ func TestFullQueueBlocksMain(t *testing.T) {
 // hatchedIn reports whether a stall-coloured hatch line lies inside b.
 func hatchedIn(l render.List, th render.Theme, b box) bool {
 	for _, it := range l.Items {
-		if ln, ok := it.(render.Line); ok && ln.Stroke == th.Stall && inside(ln.From, b, 1e-9) && inside(ln.To, b, 1e-9) {
+		if ln, ok := it.(render.Line); ok && ln.Stroke == th.Stall && scenetest.Inside(ln.From, b, 1e-9) && scenetest.Inside(ln.To, b, 1e-9) {
 			return true
 		}
 	}
@@ -129,7 +124,7 @@ func TestDoneFlagFlipsAtDone(t *testing.T) {
 				}
 				filled := false
 				for _, it := range l.Items {
-					if rc, ok := it.(render.Rect); ok && rectBox(rc) == p.flags[id] && rc.Fill == th.Receive {
+					if rc, ok := it.(render.Rect); ok && scenetest.RectBox(rc) == p.flags[id] && rc.Fill == th.Receive {
 						filled = true
 					}
 				}
@@ -153,7 +148,7 @@ func TestPlayheadHidesFuture(t *testing.T) {
 			limit := p.x(tt) + 1 + 1e-9
 			for _, pl := range p.panels {
 				in := func(pt render.Point) bool {
-					return inside(pt, box{pl.plot.x0, pl.plot.y0 + 0.5, pl.plot.x1, pl.plot.y1 - 0.5}, 0)
+					return scenetest.Inside(pt, box{X0: pl.plot.X0, Y0: pl.plot.Y0 + 0.5, X1: pl.plot.X1, Y1: pl.plot.Y1 - 0.5}, 0)
 				}
 				for _, it := range l.Items {
 					var pts []render.Point
@@ -211,20 +206,6 @@ func TestComputeBars(t *testing.T) {
 	}
 }
 
-// textBox is the box a text item covers, measured with the fonts every
-// backend draws with.
-func textBox(tx render.Text) box {
-	w := font.Width(tx.S, tx.FontSize(), tx.Bold)
-	x := tx.At.X
-	switch tx.Align {
-	case render.AlignCenter:
-		x -= w / 2
-	case render.AlignRight:
-		x -= w
-	}
-	return box{x, tx.At.Y - font.Ascent(tx.FontSize()), x + w, tx.At.Y + font.Descent(tx.FontSize())}
-}
-
 // TestFramesFitTheCanvas: at every size from a 640x360 embed to a 1080p
 // slide, in each theme and view, all text lies on the canvas, no two
 // labels overlap, and text is at least 13 px at 960x540.
@@ -242,28 +223,9 @@ func TestFramesFitTheCanvas(t *testing.T) {
 			for _, th := range []render.Theme{render.Light(), render.Dark()} {
 				for _, frac := range []float64{0, 0.05, 0.5, 1} {
 					l, _ := r.paint(r.End()*frac, scene.View{W: sz[0], H: sz[1], Theme: th})
-					var boxes []box
-					var items []render.Text
-					for _, it := range l.Items {
-						tx, ok := it.(render.Text)
-						if !ok {
-							continue
-						}
-						b := textBox(tx)
-						if b.x0 < -0.5 || b.y0 < -0.5 || b.x1 > sz[0]+0.5 || b.y1 > sz[1]+0.5 {
-							t.Errorf("%v %vx%v: %q at %v leaves the canvas", set, sz[0], sz[1], tx.S, b)
-						}
-						if sz == [2]float64{960, 540} && tx.FontSize() < 13 {
-							t.Errorf("%v 960x540: %q at %v px, want at least 13", set, tx.S, tx.FontSize())
-						}
-						for j, o := range boxes {
-							if b.x0 < o.x1-1 && o.x0 < b.x1-1 && b.y0 < o.y1-1 && o.y0 < b.y1-1 {
-								t.Errorf("%v %vx%v t=%.0f%%: %q overlaps %q", set, sz[0], sz[1], frac*100, tx.S, items[j].S)
-							}
-						}
-						boxes = append(boxes, b)
-						items = append(items, tx)
-					}
+					what := fmt.Sprintf("%v t=%.0f%%", set, frac*100)
+					scenetest.TextOnCanvas(t, l, 13, what)
+					scenetest.NoOverlappingText(t, l, what)
 				}
 			}
 		}

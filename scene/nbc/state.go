@@ -7,6 +7,7 @@ import (
 	"commlab/engine/trace"
 	"commlab/render"
 	"commlab/render/font"
+	"commlab/scene/chart"
 )
 
 // stateRows splits the state section's left part into its header, the
@@ -15,18 +16,18 @@ func (p *painter) stateRows() (headerY float64, flow, handles box) {
 	s, b := p.s, p.state
 	headerH := p.fs * 1.6
 	chipH := p.fsSmall * 1.8
-	handles = box{b.x0, b.y1 - chipH, b.x1, b.y1}
-	flow = box{b.x0, b.y0 + headerH, b.x1, handles.y0 - 8*s}
-	return baseline(b.y0, headerH, p.fs), flow, handles
+	handles = box{X0: b.X0, Y0: b.Y1 - chipH, X1: b.X1, Y1: b.Y1}
+	flow = box{X0: b.X0, Y0: b.Y0 + headerH, X1: b.X1, Y1: handles.Y0 - 8*s}
+	return chart.Baseline(b.Y0, headerH, p.fs), flow, handles
 }
 
 // threadBox draws a thread's box: its name, and its state under it.
 func (p *painter) threadBox(b box, name, state string, st render.Style) {
 	p.rect(b, st)
-	in := b.w() - 12*p.s
-	lh := (b.h() - 4*p.s) / 2
-	p.text(b.x0+6*p.s, baseline(b.y0+2*p.s, lh, p.fsSmall), fit(in, p.fsSmall, true, name), p.fsSmall, render.AlignLeft, true, p.th.Ink)
-	p.text(b.x0+6*p.s, baseline(b.y0+2*p.s+lh, lh, p.fsSmall)-2*p.s, fit(in, p.fsSmall, false, state, ""), p.fsSmall, render.AlignLeft, false, p.th.Ink)
+	in := b.W() - 12*p.s
+	lh := (b.H() - 4*p.s) / 2
+	p.text(b.X0+6*p.s, chart.Baseline(b.Y0+2*p.s, lh, p.fsSmall), chart.Fit(in, p.fsSmall, true, name), p.fsSmall, render.AlignLeft, true, p.th.Ink)
+	p.text(b.X0+6*p.s, chart.Baseline(b.Y0+2*p.s+lh, lh, p.fsSmall)-2*p.s, chart.Fit(in, p.fsSmall, false, state, ""), p.fsSmall, render.AlignLeft, false, p.th.Ink)
 }
 
 // arrow draws a flow arrow between the boxes of the flow row.
@@ -50,21 +51,21 @@ func (p *painter) queueState(tl *timeline) {
 			used++
 		}
 	}
-	p.text(flow.x0, hy, fit(flow.w(), p.fs, true,
+	p.text(flow.X0, hy, chart.Fit(flow.W(), p.fs, true,
 		fmt.Sprintf("HandleQueue: a ring of %d slots, %d full", cp, used),
 		fmt.Sprintf("HandleQueue: %d of %d slots full", used, cp),
 		fmt.Sprintf("queue %d/%d", used, cp)), p.fs, render.AlignLeft, true, th.Ink)
 
 	// Boxes: main | slots | progress, arrows between.
-	bw := math.Round(min(0.27*flow.w(), 190*s))
+	bw := math.Round(min(0.27*flow.W(), 190*s))
 	gap := 22 * s
 	ptrH := p.fsSmall * 1.3
-	slotRow := box{flow.x0 + bw + gap, flow.y0 + ptrH, flow.x1 - bw - gap, flow.y1 - ptrH - 6*s}
-	sw := min(slotRow.w()/float64(cp), 70*s)
-	slotRow.x1 = slotRow.x0 + sw*float64(cp)
-	p.mainBox = box{flow.x0, slotRow.y0 - ptrH*0.4, flow.x0 + bw, slotRow.y1 + ptrH*0.4}
-	progBox := box{flow.x1 - bw, p.mainBox.y0, flow.x1, p.mainBox.y1}
-	mid := (slotRow.y0 + slotRow.y1) / 2
+	slotRow := box{X0: flow.X0 + bw + gap, Y0: flow.Y0 + ptrH, X1: flow.X1 - bw - gap, Y1: flow.Y1 - ptrH - 6*s}
+	sw := min(slotRow.W()/float64(cp), 70*s)
+	slotRow.X1 = slotRow.X0 + sw*float64(cp)
+	p.mainBox = box{X0: flow.X0, Y0: slotRow.Y0 - ptrH*0.4, X1: flow.X0 + bw, Y1: slotRow.Y1 + ptrH*0.4}
+	progBox := box{X0: flow.X1 - bw, Y0: p.mainBox.Y0, X1: flow.X1, Y1: p.mainBox.Y1}
+	mid := (slotRow.Y0 + slotRow.Y1) / 2
 
 	// The main thread.
 	blk := tl.blocked(p.t)
@@ -73,36 +74,36 @@ func (p *painter) queueState(tl *timeline) {
 		p.hatch(p.mainBox)
 		p.rect(p.mainBox, render.Style{Stroke: th.Stall, Width: max(1, 1.5*s)})
 		p.threadBox(p.mainBox, "main thread", "", render.Style{})
-		p.text(p.mainBox.x0+6*s, baseline(p.mainBox.y0+2*s+(p.mainBox.h()-4*s)/2, (p.mainBox.h()-4*s)/2, p.fsSmall)-2*s,
-			fit(p.mainBox.w()-12*s, p.fsSmall, true, blockText(blk, used == cp)...),
+		p.text(p.mainBox.X0+6*s, chart.Baseline(p.mainBox.Y0+2*s+(p.mainBox.H()-4*s)/2, (p.mainBox.H()-4*s)/2, p.fsSmall)-2*s,
+			chart.Fit(p.mainBox.W()-12*s, p.fsSmall, true, blockText(blk, used == cp)...),
 			p.fsSmall, render.AlignLeft, true, p.onFill(render.Mix(th.Panel, th.Stall, stallTint)))
 	} else {
 		p.threadBox(p.mainBox, "main thread", p.mainState(tl), render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, s)})
 	}
-	p.arrow(p.mainBox.x1+3*s, slotRow.x0-3*s, mid)
+	p.arrow(p.mainBox.X1+3*s, slotRow.X0-3*s, mid)
 
 	// The slots: the ring drawn unrolled, its wrap-around as a line
 	// from the last slot back under the row to the first.
 	p.slots = make([]box, cp)
 	p.slotHandle = q
 	for i := range cp {
-		b := box{slotRow.x0 + float64(i)*sw, slotRow.y0, slotRow.x0 + float64(i+1)*sw, slotRow.y1}
+		b := box{X0: slotRow.X0 + float64(i)*sw, Y0: slotRow.Y0, X1: slotRow.X0 + float64(i+1)*sw, Y1: slotRow.Y1}
 		p.slots[i] = b
 		p.rect(b, render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, s)})
 		if h := q[i]; h >= 0 {
-			in := box{b.x0 + 3*s, b.y0 + 3*s, b.x1 - 3*s, b.y1 - 3*s}
+			in := box{X0: b.X0 + 3*s, Y0: b.Y0 + 3*s, X1: b.X1 - 3*s, Y1: b.Y1 - 3*s}
 			p.rect(in, render.Style{Fill: render.Mix(th.Panel, th.Ink, 0.12), Stroke: th.Ink, Width: max(1, s)})
-			if lbl := fit(in.w()-2*s, p.fsSmall, true, fmt.Sprintf("h%d", h), fmt.Sprint(h), ""); lbl != "" {
-				p.text((in.x0+in.x1)/2, baseline(in.y0, in.h(), p.fsSmall), lbl, p.fsSmall, render.AlignCenter, true, th.Ink)
+			if lbl := chart.Fit(in.W()-2*s, p.fsSmall, true, fmt.Sprintf("h%d", h), fmt.Sprint(h), ""); lbl != "" {
+				p.text((in.X0+in.X1)/2, chart.Baseline(in.Y0, in.H(), p.fsSmall), lbl, p.fsSmall, render.AlignCenter, true, th.Ink)
 			}
 		}
 	}
-	wy := slotRow.y1 + ptrH + 2*s
+	wy := slotRow.Y1 + ptrH + 2*s
 	wrap := render.Style{Stroke: th.Muted, Width: max(1, s), Dash: []float64{3 * s, 3 * s}}
 	p.l.Add(render.Polyline{Points: []render.Point{
-		{X: slotRow.x1 - sw/2, Y: slotRow.y1}, {X: slotRow.x1 + gap*0.4, Y: slotRow.y1},
-		{X: slotRow.x1 + gap*0.4, Y: wy}, {X: slotRow.x0 - gap*0.4, Y: wy},
-		{X: slotRow.x0 - gap*0.4, Y: slotRow.y1}, {X: slotRow.x0 + sw/2 - 4*s, Y: slotRow.y1},
+		{X: slotRow.X1 - sw/2, Y: slotRow.Y1}, {X: slotRow.X1 + gap*0.4, Y: slotRow.Y1},
+		{X: slotRow.X1 + gap*0.4, Y: wy}, {X: slotRow.X0 - gap*0.4, Y: wy},
+		{X: slotRow.X0 - gap*0.4, Y: slotRow.Y1}, {X: slotRow.X0 + sw/2 - 4*s, Y: slotRow.Y1},
 	}, Style: wrap})
 	head, tail := tl.headTail(p.t, cp)
 	p.pointer(p.slots[head], "head", true)
@@ -126,11 +127,11 @@ func (p *painter) queueState(tl *timeline) {
 		if h.done > h.start {
 			f = (p.t - h.start) / (h.done - h.start)
 		}
-		bar := box{progBox.x0 + 6*s, progBox.y1 - 7*s, progBox.x1 - 6*s, progBox.y1 - 3*s}
+		bar := box{X0: progBox.X0 + 6*s, Y0: progBox.Y1 - 7*s, X1: progBox.X1 - 6*s, Y1: progBox.Y1 - 3*s}
 		p.rect(bar, render.Style{Fill: th.Idle})
-		p.rect(box{bar.x0, bar.y0, bar.x0 + f*bar.w(), bar.y1}, render.Style{Fill: th.Redundant})
+		p.rect(box{X0: bar.X0, Y0: bar.Y0, X1: bar.X0 + f*bar.W(), Y1: bar.Y1}, render.Style{Fill: th.Redundant})
 	}
-	p.arrow(slotRow.x1+3*s, progBox.x0-3*s, mid)
+	p.arrow(slotRow.X1+3*s, progBox.X0-3*s, mid)
 
 	p.handleChips(tl, hrow, true)
 }
@@ -149,12 +150,12 @@ func blockText(h int, full bool) []string {
 // above) or its tail (an arrow up from below), named beside the arrow.
 func (p *painter) pointer(b box, name string, above bool) {
 	s := p.s
-	cx := (b.x0 + b.x1) / 2
+	cx := (b.X0 + b.X1) / 2
 	c := p.th.Ink
 	tri := 5 * s
-	from, to := b.y0-tri-3*s, b.y0-1*s
+	from, to := b.Y0-tri-3*s, b.Y0-1*s
 	if !above {
-		from, to = b.y1+tri+3*s, b.y1+1*s
+		from, to = b.Y1+tri+3*s, b.Y1+1*s
 	}
 	p.l.Add(render.Arrow{From: render.Point{X: cx, Y: from}, To: render.Point{X: cx, Y: to}, Head: tri, Style: render.Style{Stroke: c, Fill: c, Width: 1}})
 	ty := (from+to)/2 + font.Ascent(p.fsSmall)/2 - 1
@@ -222,13 +223,13 @@ func (p *painter) handleChips(tl *timeline, b box, queue bool) {
 	th, s := p.th, p.s
 	n := len(tl.handles)
 	lw := font.Width("handles", p.fsSmall, true) + 8*s
-	p.text(b.x0, baseline(b.y0, b.h(), p.fsSmall), "handles", p.fsSmall, render.AlignLeft, true, th.Ink)
-	cw := min((b.w()-lw)/float64(n), 64*s)
+	p.text(b.X0, chart.Baseline(b.Y0, b.H(), p.fsSmall), "handles", p.fsSmall, render.AlignLeft, true, th.Ink)
+	cw := min((b.W()-lw)/float64(n), 64*s)
 	p.flags = make([]box, n)
 	p.flagSet = make([]bool, n)
 	t := p.t
 	for id, h := range tl.handles {
-		c := box{b.x0 + lw + float64(id)*cw, b.y0, b.x0 + lw + float64(id+1)*cw - 3*s, b.y1}
+		c := box{X0: b.X0 + lw + float64(id)*cw, Y0: b.Y0, X1: b.X0 + lw + float64(id+1)*cw - 3*s, Y1: b.Y1}
 		ink := th.Ink
 		switch {
 		case !at(h.issue, t):
@@ -254,8 +255,8 @@ func (p *painter) handleChips(tl *timeline, b box, queue bool) {
 		default:
 			p.rect(c, render.Style{Fill: render.Mix(th.Panel, th.Ink, 0.12), Stroke: th.Ink, Width: max(1, s)})
 		}
-		fs := c.h() * 0.42
-		f := box{c.x1 - fs - 3*s, (c.y0+c.y1)/2 - fs/2, c.x1 - 3*s, (c.y0+c.y1)/2 + fs/2}
+		fs := c.H() * 0.42
+		f := box{X0: c.X1 - fs - 3*s, Y0: (c.Y0+c.Y1)/2 - fs/2, X1: c.X1 - 3*s, Y1: (c.Y0+c.Y1)/2 + fs/2}
 		p.flags[id] = f
 		set := at(h.done, t)
 		p.flagSet[id] = set
@@ -264,9 +265,9 @@ func (p *painter) handleChips(tl *timeline, b box, queue bool) {
 		} else {
 			p.rect(f, render.Style{Fill: th.Panel, Stroke: ink, Width: max(1, s)})
 		}
-		room := f.x0 - c.x0 - 4*s
-		if lbl := fit(room, p.fsSmall, false, fmt.Sprintf("h%d", id), fmt.Sprint(id), ""); lbl != "" {
-			p.text(c.x0+3*s, baseline(c.y0, c.h(), p.fsSmall), lbl, p.fsSmall, render.AlignLeft, false, ink)
+		room := f.X0 - c.X0 - 4*s
+		if lbl := chart.Fit(room, p.fsSmall, false, fmt.Sprintf("h%d", id), fmt.Sprint(id), ""); lbl != "" {
+			p.text(c.X0+3*s, chart.Baseline(c.Y0, c.H(), p.fsSmall), lbl, p.fsSmall, render.AlignLeft, false, ink)
 		}
 	}
 }
@@ -282,16 +283,16 @@ func (p *painter) nbcfState(tl *timeline) {
 	if k > 1 {
 		every = fmt.Sprintf("every %d outer iterations", k)
 	}
-	p.text(flow.x0, hy, fit(flow.w(), p.fs, true,
+	p.text(flow.X0, hy, chart.Fit(flow.W(), p.fs, true,
 		"LibNBC progress function: NBC_Test "+every, "LibNBC: NBC_Test "+every, "LibNBC"), p.fs, render.AlignLeft, true, th.Ink)
-	bw := math.Round(min(0.27*flow.w(), 190*s))
+	bw := math.Round(min(0.27*flow.W(), 190*s))
 	ptrH := p.fsSmall * 1.3
-	p.mainBox = box{flow.x0, flow.y0 + ptrH*0.6, flow.x0 + bw, flow.y1 - ptrH*0.6 - 6*s}
+	p.mainBox = box{X0: flow.X0, Y0: flow.Y0 + ptrH*0.6, X1: flow.X0 + bw, Y1: flow.Y1 - ptrH*0.6 - 6*s}
 	p.threadBox(p.mainBox, "main thread", p.mainState(tl), render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, s)})
-	x := p.mainBox.x1 + 14*s
-	w := flow.x1 - x
+	x := p.mainBox.X1 + 14*s
+	w := flow.X1 - x
 	lh := p.fsSmall * 1.5
-	y := p.mainBox.y0
+	y := p.mainBox.Y0
 	inFlight := 0
 	for _, h := range tl.handles {
 		if at(h.start, p.t) && !at(h.done, p.t) {
@@ -304,11 +305,11 @@ func (p *painter) nbcfState(tl *timeline) {
 		{"no progress thread: rendezvous data moves only inside NBC_Test or NBC_Wait", "rendezvous moves only inside NBC_Test/Wait", ""},
 	}
 	for _, c := range lines {
-		if y+lh > p.mainBox.y1+ptrH*0.6 {
+		if y+lh > p.mainBox.Y1+ptrH*0.6 {
 			break
 		}
-		if txt := fit(w, p.fsSmall, false, c...); txt != "" {
-			p.text(x, baseline(y, lh, p.fsSmall), txt, p.fsSmall, render.AlignLeft, false, th.Ink)
+		if txt := chart.Fit(w, p.fsSmall, false, c...); txt != "" {
+			p.text(x, chart.Baseline(y, lh, p.fsSmall), txt, p.fsSmall, render.AlignLeft, false, th.Ink)
 		}
 		y += lh
 	}
@@ -332,32 +333,32 @@ func (p *painter) computeBars() {
 	if all > 0 {
 		pc = 100 * done / all
 	}
-	p.text(b.x0, baseline(b.y0, headerH, p.fs), fit(b.w(), p.fs, true,
+	p.text(b.X0, chart.Baseline(b.Y0, headerH, p.fs), chart.Fit(b.W(), p.fs, true,
 		fmt.Sprintf("Compute threads: %.0f %% of rows", pc), fmt.Sprintf("Compute %.0f %%", pc), fmt.Sprintf("%.0f %%", pc)), p.fs, render.AlignLeft, true, th.Ink)
 	capH := p.fsSmall * 1.5
-	area := box{b.x0, b.y0 + headerH, b.x1, b.y1 - capH}
+	area := box{X0: b.X0, Y0: b.Y0 + headerH, X1: b.X1, Y1: b.Y1 - capH}
 	n := len(p.r.shown)
-	gw := area.w() / float64(n)
+	gw := area.W() / float64(n)
 	p.barFrac = make([][]float64, n)
 	for g, tl := range p.r.shown {
-		gb := box{area.x0 + float64(g)*gw, area.y0, area.x0 + float64(g+1)*gw - 8*s*float64(min(1, n-1)), area.y1}
+		gb := box{X0: area.X0 + float64(g)*gw, Y0: area.Y0, X1: area.X0 + float64(g+1)*gw - 8*s*float64(min(1, n-1)), Y1: area.Y1}
 		m := len(tl.computes)
-		bw := gb.w() / float64(max(m, 1))
+		bw := gb.W() / float64(max(m, 1))
 		p.barFrac[g] = make([]float64, m)
 		for i, li := range tl.computes {
 			f := tl.fraction(li, p.t)
 			p.barFrac[g][i] = f
-			bb := box{gb.x0 + float64(i)*bw, gb.y0, gb.x0 + float64(i+1)*bw - max(1, 0.2*bw), gb.y1}
+			bb := box{X0: gb.X0 + float64(i)*bw, Y0: gb.Y0, X1: gb.X0 + float64(i+1)*bw - max(1, 0.2*bw), Y1: gb.Y1}
 			p.rect(bb, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
 			if f > 0 {
-				p.rect(box{bb.x0, bb.y1 - f*bb.h(), bb.x1, bb.y1}, render.Style{Fill: th.Compute})
+				p.rect(box{X0: bb.X0, Y0: bb.Y1 - f*bb.H(), X1: bb.X1, Y1: bb.Y1}, render.Style{Fill: th.Compute})
 			}
 		}
 		name := "TCC"
 		if tl.method != "tcc" {
 			name = "NBCF"
 		}
-		p.text(gb.x0, baseline(area.y1, capH, p.fsSmall), fit(gb.w(), p.fsSmall, false,
+		p.text(gb.X0, chart.Baseline(area.Y1, capH, p.fsSmall), chart.Fit(gb.W(), p.fsSmall, false,
 			fmt.Sprintf("%s: %d threads", name, m), name), p.fsSmall, render.AlignLeft, false, th.Muted)
 	}
 }

@@ -1,12 +1,14 @@
-package logp
+package chart
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
-// niceTicks returns the multiples of the smallest step of the form 1, 2 or
+// NiceTicks returns the multiples of the smallest step of the form 1, 2 or
 // 5 × 10^n that puts at most maxTicks of them in [lo, hi]. Each tick is an
-// integer times the step, so labels carry no rounding noise. (A copy of
-// the jitter scene's, which does not export it.)
-func niceTicks(lo, hi float64, maxTicks int) (ticks []float64, step float64) {
+// integer times the step, so labels carry no rounding noise.
+func NiceTicks(lo, hi float64, maxTicks int) (ticks []float64, step float64) {
 	if !(hi > lo) || maxTicks < 1 {
 		return []float64{lo}, 0
 	}
@@ -27,4 +29,15 @@ search:
 		ticks = append(ticks, i*step+0)
 	}
 	return ticks, step
+}
+
+// AxisLabel formats tick x of an axis whose ticks are step apart with as
+// many decimals as the step has, so 7 × 0.1 reads "0.7", not
+// "0.7000000000000001".
+func AxisLabel(x, step float64) string {
+	d := 0
+	if step > 0 {
+		d = max(0, int(math.Ceil(-math.Log10(step)-1e-9)))
+	}
+	return strconv.FormatFloat(x, 'f', d, 64)
 }
