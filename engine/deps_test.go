@@ -21,6 +21,7 @@ import (
 //     randomness, no browser, drawing, report or network packages;
 //   - render/... and scene/... (non-test files) are pure too: no I/O,
 //     browser or Ebiten, so scenes are laid out and drawn natively;
+//   - gonum only in engine/mmdl/lp (the browser imports engine/mmdl);
 //   - syscall/js only in wasm/;
 //   - ebiten only in files built for js && wasm (it needs cgo and a
 //     display natively, so an untagged import breaks `go test ./...`).
@@ -75,6 +76,12 @@ func TestImportPolicy(t *testing.T) {
 						t.Errorf("%s imports %q: engine/ must stay pure (no I/O, clock, global randomness, browser, drawing, report or network)", rel, p)
 					}
 				}
+			}
+			// gonum's solvers are large; only the LP sub-package may link
+			// them, so that the browser's scenes (which import engine/mmdl)
+			// keep the wasm small.
+			if strings.HasPrefix(p, "gonum.org/") && !strings.HasPrefix(rel, "engine/mmdl/lp/") {
+				t.Errorf("%s imports %s: gonum belongs in engine/mmdl/lp only (the wasm must stay small)", rel, p)
 			}
 			if p == "syscall/"+"js" && !strings.HasPrefix(rel, "wasm/") {
 				t.Errorf("%s imports syscall/js: only wasm/ talks to the browser", rel)

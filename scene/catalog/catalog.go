@@ -8,10 +8,11 @@ import (
 	"commlab/scene/butterfly"
 	"commlab/scene/jitter"
 	"commlab/scene/logp"
+	"commlab/scene/mmdl"
 	"commlab/scene/nbc"
 )
 
 // All returns every scene, the default first.
 func All() scene.Registry {
-	return scene.Registry{butterfly.New(), jitter.New(), logp.New(), nbc.New()}
+	return scene.Registry{butterfly.New(), jitter.New(), logp.New(), nbc.New(), mmdl.New()}
 }

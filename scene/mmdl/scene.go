@@ -1,0 +1,256 @@
+package mmdl
+
+import (
+	"fmt"
+	"slices"
+
+	"commlab/engine/mmdl"
+	"commlab/engine/trace"
+	"commlab/render"
+	"commlab/scene"
+)
+
+// Scene is the steady-rounds scene: the round schedule's Gantt chart, the
+// processors' loads rebalancing, and the round count's trade-off.
+type Scene struct{}
+
+// New returns the steady-rounds scene.
+func New() scene.Scene { return Scene{} }
+
+// Info names the scene for the index page.
+func (Scene) Info() scene.Info {
+	return scene.Info{
+		Name:  "mmdl",
+		Title: "Multi-master divisible load in steady rounds",
+		Paper: "Paper 003: multi-master divisible load scheduling on a real machine (§2.3, Fig. 1, 4-8)",
+		Summary: "Eight processors start with unequal shares of 600,000 independent tasks. The " +
+			"steady state moves tasks from processors that would finish late to those that " +
+			"would finish early, so that all finish at the asymptotic makespan T, and the " +
+			"schedule carries it out in R identical rounds: the first round only sends, the " +
+			"last only computes, and every round pays a start-up latency α. The Gantt chart " +
+			"shows each processor's sends, receives, computation and idle time round by round, " +
+			"the load bars beside it rebalance as the rounds go by, and the plot below shows " +
+			"the paper's accounting T + T/R + α·R: more rounds shrink the first round's cost " +
+			"T/R but add latency α·R, so the total is least at R* = √(T/α). Set R to 0 to let " +
+			"the scheduler choose.",
+	}
+}
+
+// Fields are the presets, the round count and the link.
+func (Scene) Fields() []scene.Field { return Fields() }
+
+// Build checks every value (a bad one is a *scene.FieldError naming its
+// field, even when a caller skipped parsing), solves the steady state and
+// simulates the round schedule, R rounds or the scheduler's choice.
+func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
+	for _, f := range sc.Fields() {
+		raw, ok := v[f.Key]
+		if !ok {
+			return nil, &scene.FieldError{Key: f.Key, Value: "", Want: f.Want()}
+		}
+		if _, err := f.Parse(raw); err != nil {
+			return nil, err
+		}
+	}
+	// The model is deterministic: seed is not used.
+	_ = seed
+	in, err := Instance(v)
+	if err != nil {
+		return nil, err
+	}
+	st, err := mmdl.SteadyState(in)
+	if err != nil {
+		return nil, fieldError(err, v)
+	}
+	var sch *mmdl.Schedule
+	if R := v.Int(KeyRounds); R > 0 {
+		sch, err = mmdl.Rounds(in, st, R)
+	} else {
+		_, sch, err = mmdl.ChooseRounds(in, st)
+	}
+	if err != nil {
+		return nil, fieldError(err, v)
+	}
+	r := &run{
+		in: in, st: st, sch: sch,
+		procset: v[KeyProcSet], load: v[KeyLoad], calibrated: v.Bool(KeyCalibrated),
+		auto: v.Int(KeyRounds) == 0,
+	}
+	if err := r.prepare(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// run is one built scene.
+type run struct {
+	in  mmdl.Instance
+	st  mmdl.Steady
+	sch *mmdl.Schedule
+	tr  *trace.Trace
+
+	procset, load string
+	calibrated    bool
+	auto          bool // the scheduler chose R
+
+	P       int
+	total   float64        // all tasks
+	lanes   [][]trace.Span // per processor, in time order
+	xfers   []xfer         // every transfer, for the load bars
+	comps   [][]xfer       // per processor, its computations
+	rounds  []float64      // round boundaries, in time order
+	loadMax float64        // the load bars' full scale, in tasks
+	formula float64        // T + T/R + α·R
+	best    int            // R* = √(T/α), rounded
+	bestVal float64        // T + T/R* + α·R*
+	end     float64        // the makespan
+	steps   []float64      // round boundaries and the end
+	nSpans  int            // to size the display list
+	names   []string       // lane labels, short
+	long    []string       // lane labels with the clock rate
+}
+
+// xfer is tasks moving from one processor to another over [start, end]
+// (the send's interval: the receiver holds what the sender has let go, so
+// the bars always sum to the load), or, in comps, computed over it.
+type xfer struct {
+	from, to   int
+	tasks      float64
+	start, end float64
+}
+
+// frac is how much of x is done at t.
+func (x xfer) frac(t float64) float64 {
+	switch {
+	case t >= x.end:
+		return 1
+	case t <= x.start || x.end <= x.start:
+		return 0
+	}
+	return (t - x.start) / (x.end - x.start)
+}
+
+func (r *run) prepare() error {
+	r.P = len(r.in.MHz)
+	for _, l := range r.in.Tasks {
+		r.total += l
+	}
+	r.tr = r.sch.Trace()
+	r.lanes = make([][]trace.Span, r.P)
+	for _, s := range r.tr.Spans {
+		if s.Lane < 0 || s.Lane >= r.P {
+			return fmt.Errorf("mmdl scene: span on lane %d of %d", s.Lane, r.P)
+		}
+		r.lanes[s.Lane] = append(r.lanes[s.Lane], s)
+	}
+	for _, l := range r.lanes {
+		slices.SortFunc(l, func(a, b trace.Span) int {
+			if a.Start != b.Start {
+				if a.Start < b.Start {
+					return -1
+				}
+				return 1
+			}
+			return 0
+		})
+		r.nSpans += len(l)
+	}
+	r.comps = make([][]xfer, r.P)
+	for _, op := range r.sch.Ops {
+		switch op.Kind {
+		case mmdl.Send:
+			r.xfers = append(r.xfers, xfer{op.Proc, op.Peer, op.Tasks, op.Start, op.End})
+		case mmdl.Compute:
+			r.comps[op.Proc] = append(r.comps[op.Proc], xfer{op.Proc, op.Proc, op.Tasks, op.Start, op.End})
+		}
+	}
+	for i := range r.P {
+		r.loadMax = max(r.loadMax, r.in.Tasks[i], r.st.Final[i])
+	}
+	alpha := r.in.Latency
+	r.formula = mmdl.FormulaTotal(r.st.T, alpha, r.sch.R)
+	r.best = mmdl.OptimalRounds(r.st.T, alpha)
+	r.bestVal = mmdl.FormulaTotal(r.st.T, alpha, r.best)
+	r.end = r.sch.Makespan
+	if !(r.end > 0) {
+		r.end = 1
+	}
+	r.rounds = roundBoundaries(r.sch)
+	r.steps = append(slices.Clone(r.rounds), r.end)
+	r.steps = slices.DeleteFunc(r.steps, func(x float64) bool { return !(x > 0 && x <= r.end) })
+	slices.Sort(r.steps)
+	r.steps = slices.Compact(r.steps)
+	r.names = make([]string, r.P)
+	r.long = make([]string, r.P)
+	for i, mhz := range r.in.MHz {
+		r.names[i] = fmt.Sprintf("P%d", i)
+		r.long[i] = fmt.Sprintf("P%d %s MHz", i, num(mhz))
+	}
+	return nil
+}
+
+// roundBoundaries are the instants where each round's last transfer
+// ends, R of them in time order: after the last only computation is left
+// (the paper's Fig. 1, whose first round only communicates and whose last
+// only computes). A round's transfers may start before the previous
+// round's have all ended, so the boundaries say when a round is complete.
+// When no task moves there are none.
+func roundBoundaries(s *mmdl.Schedule) []float64 {
+	var out []float64
+	for k, e := range s.RoundEnd {
+		if e > s.RoundStart[k] {
+			out = append(out, e)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (r *run) End() float64                              { return r.end }
+func (r *run) Steps() []float64                          { return r.steps }
+func (r *run) Frame(t float64, v scene.View) render.List { l, _ := r.paint(t, v); return l }
+func (r *run) Trace() *trace.Trace                       { return r.tr }
+
+// Numbers are the steady state's T, the simulated makespan, the paper's
+// formula at this R and at R*, and the tasks moved.
+func (r *run) Numbers() map[string]float64 {
+	moved := 0.0
+	for _, x := range r.xfers {
+		moved += x.tasks
+	}
+	return map[string]float64{
+		"T":              r.st.T,
+		"makespan":       r.sch.Makespan,
+		"formula_total":  r.formula,
+		"optimal_rounds": float64(r.best),
+		"optimal_total":  r.bestVal,
+		"rounds":         float64(r.sch.R),
+		"latency":        r.in.Latency,
+		"tasks":          r.total,
+		"moved":          moved,
+		"overhead":       r.sch.Makespan - r.st.T,
+	}
+}
+
+// loads returns the tasks each processor holds at t and how many of them
+// it has computed: held starts at the initial load and ends at the steady
+// state's final load; a transfer moves its tasks at a steady rate while
+// the sender sends.
+func (r *run) loads(t float64, held, done []float64) {
+	copy(held, r.in.Tasks)
+	for _, x := range r.xfers {
+		if f := x.frac(t); f > 0 {
+			held[x.from] -= f * x.tasks
+			held[x.to] += f * x.tasks
+		}
+	}
+	for i, cs := range r.comps {
+		done[i] = 0
+		for _, c := range cs {
+			if c.start >= t {
+				break
+			}
+			done[i] += c.frac(t) * c.tasks
+		}
+	}
+}
