@@ -13,6 +13,9 @@
 //	gen-report eval nbc -nodes 32 -msg 500KB -matrix 30000 -method tcc
 //	                                 one non-blocking collectives case: the total time, its
 //	                                 parts and the speedup over the method's own baseline
+//	gen-report eval mmdl -procset 2 -load 2 -rounds 5 -compute 0.294 -comm 0.0034
+//	                                 T, the formula's total, the simulated makespan, R* and
+//	                                 the flows; -mhz and -tasks give any instance
 //
 // Reports are offline and byte-stable: echarts is vendored and written
 // beside the pages, chart IDs are fixed, and the same flags give the same

@@ -13,7 +13,7 @@ import (
 
 func runEval(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("eval: name a model: allreduce, logp, nbc")
+		return fmt.Errorf("eval: name a model: allreduce, logp, nbc, mmdl")
 	}
 	switch args[0] {
 	case "allreduce":
@@ -22,8 +22,10 @@ func runEval(stdout, stderr io.Writer, args []string) error {
 		return evalLogp(stdout, stderr, args[1:])
 	case "nbc":
 		return evalNbc(stdout, stderr, args[1:])
+	case "mmdl":
+		return evalMmdl(stdout, stderr, args[1:])
 	}
-	return fmt.Errorf("eval: unknown model %q (models: allreduce, logp, nbc)", args[0])
+	return fmt.Errorf("eval: unknown model %q (models: allreduce, logp, nbc, mmdl)", args[0])
 }
 
 // maxTrials bounds -trials: enough for any standard error anyone needs,

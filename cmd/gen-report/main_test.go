@@ -186,3 +186,18 @@ func checkBadInput(t *testing.T, args, want string) {
 		t.Errorf("printed %q on stdout despite the error", out)
 	}
 }
+
+// checkEvalGolden runs gen-report with args, compares stdout with
+// testdata/name (-update rewrites it), and runs it again: the same
+// arguments must print the same bytes.
+func checkEvalGolden(t *testing.T, name, args string) {
+	t.Helper()
+	out, _, err := runCmd(t, strings.Fields(args)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, name, []byte(out))
+	if again, _, _ := runCmd(t, strings.Fields(args)...); again != out {
+		t.Fatal("same arguments, different output")
+	}
+}

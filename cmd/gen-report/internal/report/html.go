@@ -43,7 +43,7 @@ type itemView struct {
 	Title   string
 	Caption []string
 
-	Class  string      // chart: "heatmap", "line" or "bar"
+	Class  string      // chart: "heatmap", "line", "bar" or "gantt"
 	Option template.JS // chart: the chartSpec as JSON, HTML-escaped by encoding/json
 
 	Header []string     // table
@@ -148,6 +148,13 @@ func buildItem(it item) (v itemView, csvData, jsonData []byte, err error) {
 			return
 		}
 		csvData, jsonData, err = barChartData(b)
+	case it.gantt != nil:
+		g := it.gantt
+		v = itemView{Kind: "chart", ID: g.ID, Title: g.Title, Caption: paragraphs(g.Caption), Class: "gantt"}
+		if spec, err = ganttSpec(g); err != nil {
+			return
+		}
+		csvData, jsonData, err = ganttData(g)
 	case it.table != nil:
 		t := it.table
 		v = itemView{Kind: "table", ID: t.ID, Title: t.Title, Caption: paragraphs(t.Caption), Header: t.Header}

@@ -26,7 +26,7 @@ var (
 // chartSpec is what a page's JSON data block holds for one chart: the echarts option and
 // what assets/charts.js needs to add the formatters, which JSON cannot carry as functions.
 type chartSpec struct {
-	Kind   string         `json:"kind"` // "heatmap", "line" or "bar"
+	Kind   string         `json:"kind"` // "heatmap", "line", "bar" or "gantt"
 	Digits int            `json:"digits"`
 	X      string         `json:"x"`
 	Y      string         `json:"y"`

@@ -116,8 +116,8 @@ type Findings struct {
 }
 
 // Section is a titled part of a page. Items are drawn in order; each is a *HeatMap,
-// *LineChart, *BarChart, *Table or Findings (the values HeatMap, LineChart, BarChart, Table
-// and the pointer *Findings are accepted too).
+// *LineChart, *BarChart, *Gantt, *Table or Findings (the values HeatMap, LineChart,
+// BarChart, Gantt, Table and the pointer *Findings are accepted too).
 type Section struct {
 	Title string
 	Intro string // plain text; paragraphs separated by a blank line

@@ -63,7 +63,7 @@ func validate(idx Index, pages []Page) error {
 			for ii, raw := range sec.Items {
 				it, ok := normalize(raw)
 				if !ok {
-					add("%s: section %d (%q) item %d: unsupported type %T (want *HeatMap, *LineChart, *BarChart, *Table or Findings)",
+					add("%s: section %d (%q) item %d: unsupported type %T (want *HeatMap, *LineChart, *BarChart, *Gantt, *Table or Findings)",
 						pn, si+1, sec.Title, ii+1, raw)
 					continue
 				}
@@ -91,6 +91,8 @@ func validate(idx Index, pages []Page) error {
 					problems = checkLineChart(it.line)
 				case it.bar != nil:
 					problems = checkBarChart(it.bar)
+				case it.gantt != nil:
+					problems = checkGantt(it.gantt)
 				case it.table != nil:
 					problems = checkTable(it.table)
 				}
@@ -115,6 +117,7 @@ type item struct {
 	heat     *HeatMap
 	line     *LineChart
 	bar      *BarChart
+	gantt    *Gantt
 	table    *Table
 	findings *Findings
 }
@@ -133,6 +136,10 @@ func normalize(x any) (item, bool) {
 		return item{bar: v}, v != nil
 	case BarChart:
 		return item{bar: &v}, true
+	case *Gantt:
+		return item{gantt: v}, v != nil
+	case Gantt:
+		return item{gantt: &v}, true
 	case *Table:
 		return item{table: v}, v != nil
 	case Table:
@@ -154,6 +161,8 @@ func (it item) ident() (id, title, kind string) {
 		return it.line.ID, it.line.Title, "line chart"
 	case it.bar != nil:
 		return it.bar.ID, it.bar.Title, "bar chart"
+	case it.gantt != nil:
+		return it.gantt.ID, it.gantt.Title, "Gantt chart"
 	case it.table != nil:
 		return it.table.ID, it.table.Title, "table"
 	}

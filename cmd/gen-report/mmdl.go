@@ -1,0 +1,471 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"commlab/cmd/gen-report/internal/report"
+	"commlab/engine/mmdl"
+	"commlab/engine/trace"
+)
+
+// mmdlRounds is the paper's round count of Table 4 and of Fig. 4-7.
+const mmdlRounds = 5
+
+// mmdlCase is one row of the paper's Table 4.
+type mmdlCase struct {
+	ProcSet int
+	Load    string
+}
+
+func (c mmdlCase) String() string { return fmt.Sprintf("ProcSet %d, Load %s", c.ProcSet, c.Load) }
+
+// mmdlCases are Table 4's nine cases, in its order.
+var mmdlCases = []mmdlCase{
+	{1, "1"}, {1, "2"}, {1, "3-a"}, {1, "4"},
+	{2, "1"}, {2, "2"}, {2, "3-a"}, {2, "3-b"}, {2, "4"},
+}
+
+// paperTable4 is the paper's Table 4 (s), one row per mmdlCases entry:
+// simulated before and after calibration, measured before and after.
+var paperTable4 = [][4]float64{
+	{3.125000, 9.187500, 9.217236, 9.208515},
+	{4.589715, 11.845532, 12.633339, 11.835162},
+	{4.626095, 10.888976, 10.884279, 10.941214},
+	{5.238346, 12.886128, 13.015991, 12.822947},
+	{4.159893, 11.724372, 11.839234, 11.712632},
+	{4.883831, 12.431613, 13.245593, 12.474350},
+	{4.712693, 11.253531, 11.591924, 11.417429},
+	{5.045411, 11.501171, 12.467642, 11.568004},
+	{5.287006, 13.214013, 13.520686, 13.477915},
+}
+
+// paperTable5 is the paper's Table 5 (s): ProcSet 2, Load 2, after
+// calibration, rounds 1 … 20: simulated and measured.
+var paperTable5 = [][2]float64{
+	{11.996034, 11.895846}, {15.506518, 15.542628}, {13.798204, 13.837349}, {12.944644, 12.993227},
+	{12.431613, 12.474350}, {12.090941, 12.117615}, {11.846690, 11.878990}, {11.665072, 11.691494},
+	{11.522636, 11.542078}, {11.408744, 11.440548}, {11.316546, 11.331306}, {11.238737, 11.271751},
+	{11.173820, 11.198440}, {11.118194, 11.113453}, {11.070093, 11.078544}, {11.029194, 11.019053},
+	{10.989639, 10.986812}, {10.956554, 10.957962}, {10.928810, 10.924403}, {10.900142, 10.918454},
+}
+
+// The case of Table 5, Fig. 4-8.
+var mmdlFigCase = mmdlCase{2, "2"}
+
+// mmdlStudy is the paper-003 study (specs/mmdl.md): Table 4, Table 5 /
+// Fig. 8, the Gantt charts of Fig. 4 and 6, the round count beyond the
+// paper, and the calibration loop run on this machine.
+type mmdlStudy struct {
+	Full   bool
+	wide   []int // the round counts of the sweep beyond Table 5
+	calib  mmdlCalibConfig
+	runner mmdlCalibRunner
+}
+
+func newMmdlStudy(full bool) *mmdlStudy {
+	s := &mmdlStudy{Full: full, calib: quickCalib, runner: mmdlCalibration}
+	// Beyond Table 5: R on a log grid past R* = √(T/α) ≈ 320 for
+	// ProcSet 2 / Load 2, where α·R overtakes T/R.
+	if full {
+		s.calib = fullCalib
+		for R := 1.0; R <= 2000; R *= math.Pow(10, 0.1) {
+			if r := int(math.Round(R)); len(s.wide) == 0 || r != s.wide[len(s.wide)-1] {
+				s.wide = append(s.wide, r)
+			}
+		}
+	} else {
+		s.wide = []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000}
+	}
+	return s
+}
+
+// mmdlPoint is the engine on one instance and round count.
+type mmdlPoint struct {
+	T        float64 // the steady state's asymptotic makespan
+	Makespan float64 // the simulated round schedule
+	Formula  float64 // T + T/R + α·R
+	R        int
+	D        int  // the most messages one processor handles per round
+	Moves    bool // the steady state moves tasks at all (a balanced load does not)
+}
+
+// mmdlCaseResult is one row of Table 4: before and after calibration.
+type mmdlCaseResult struct {
+	Case          mmdlCase
+	Before, After mmdlPoint
+	// The scheduler's own choice of R (after calibration) and its makespan.
+	ChosenR        int
+	ChosenMakespan float64
+	OptimalR       int // R* = round(√(T/α))
+}
+
+// mmdlResults is everything the page shows.
+type mmdlResults struct {
+	Cases   []mmdlCaseResult
+	Rounds  []mmdlPoint // Table 5: R = 1 … 20, ProcSet 2 / Load 2 after calibration
+	Wide    []mmdlPoint // the same beyond the paper, on s.wide
+	Gantts  []mmdlGantt // Fig. 4 and 6 (simulated), and the scheduler's choice of R
+	Alpha   float64
+	FigT    float64 // T of ProcSet 2 / Load 2 after calibration
+	Calib   *mmdlCalibResult
+	CalibOK bool // false: the loop failed on this machine; CalibErr says why
+	CalibEr string
+}
+
+// mmdlGantt is one schedule drawn as a Gantt chart.
+type mmdlGantt struct {
+	ID, Title, Caption string
+	Trace              *trace.Trace
+}
+
+// mmdlRun runs the engine on one instance at R rounds.
+func mmdlRun(in mmdl.Instance, R int) (mmdlPoint, *mmdl.Schedule, error) {
+	st, err := mmdl.SteadyState(in)
+	if err != nil {
+		return mmdlPoint{}, nil, err
+	}
+	sch, err := mmdl.Rounds(in, st, R)
+	if err != nil {
+		return mmdlPoint{}, nil, err
+	}
+	return mmdlPoint{T: st.T, Makespan: sch.Makespan, Formula: mmdl.FormulaTotal(st.T, in.Latency, R), R: R,
+		D: sch.MaxDegree, Moves: len(st.Transfers) > 0}, sch, nil
+}
+
+func (s *mmdlStudy) run(ctx context.Context) (*mmdlResults, error) {
+	r := &mmdlResults{}
+	for _, c := range mmdlCases {
+		cr := mmdlCaseResult{Case: c}
+		for _, cal := range []bool{false, true} {
+			in, err := mmdl.Preset(c.ProcSet, c.Load, cal)
+			if err != nil {
+				return nil, err
+			}
+			p, _, err := mmdlRun(in, mmdlRounds)
+			if err != nil {
+				return nil, fmt.Errorf("mmdl: %s: %w", c, err)
+			}
+			if !cal {
+				cr.Before = p
+				continue
+			}
+			cr.After = p
+			st, err := mmdl.SteadyState(in)
+			if err != nil {
+				return nil, err
+			}
+			R, sch, err := mmdl.ChooseRounds(in, st)
+			if err != nil {
+				return nil, fmt.Errorf("mmdl: %s: choosing R: %w", c, err)
+			}
+			cr.ChosenR, cr.ChosenMakespan = R, sch.Makespan
+			cr.OptimalR = mmdl.OptimalRounds(st.T, in.Latency)
+		}
+		r.Cases = append(r.Cases, cr)
+	}
+
+	in, err := mmdl.Preset(mmdlFigCase.ProcSet, mmdlFigCase.Load, true)
+	if err != nil {
+		return nil, err
+	}
+	r.Alpha = in.Latency
+	for R := 1; R <= len(paperTable5); R++ {
+		p, _, err := mmdlRun(in, R)
+		if err != nil {
+			return nil, fmt.Errorf("mmdl: %s, R = %d: %w", mmdlFigCase, R, err)
+		}
+		r.Rounds = append(r.Rounds, p)
+	}
+	r.FigT = r.Rounds[0].T
+	for _, R := range s.wide {
+		p, _, err := mmdlRun(in, R)
+		if err != nil {
+			return nil, fmt.Errorf("mmdl: %s, R = %d: %w", mmdlFigCase, R, err)
+		}
+		r.Wide = append(r.Wide, p)
+	}
+
+	for _, g := range []struct {
+		cal       bool
+		id, title string
+	}{
+		{false, "mmdl-fig4", "Fig. 4: the schedule before calibration (simulated), ProcSet 2, Load 2, R = 5"},
+		{true, "mmdl-fig6", "Fig. 6: the schedule after calibration (simulated), ProcSet 2, Load 2, R = 5"},
+	} {
+		in, err := mmdl.Preset(mmdlFigCase.ProcSet, mmdlFigCase.Load, g.cal)
+		if err != nil {
+			return nil, err
+		}
+		p, sch, err := mmdlRun(in, mmdlRounds)
+		if err != nil {
+			return nil, err
+		}
+		r.Gantts = append(r.Gantts, mmdlGantt{ID: g.id, Title: g.title, Trace: sch.Trace(),
+			Caption: fmt.Sprintf("%s; compute parameter %g (%g K clocks per task), communication parameter %g (%g KB per task). T = %.6g s, simulated makespan %.6g s, T + T/R + α·R = %.6g s; the paper's simulation gives %.6g s.",
+				mmdlFigCase, in.Compute, in.Compute*1e3, in.Comm, in.Comm*1e3, p.T, p.Makespan, p.Formula, paperSim(mmdlFigCase, g.cal))})
+	}
+
+	res, err := s.runner(ctx, s.calib)
+	if err != nil {
+		r.CalibEr = err.Error()
+	} else {
+		r.Calib, r.CalibOK = res, true
+	}
+	return r, nil
+}
+
+// paperSim is Table 4's simulated time of a case.
+func paperSim(c mmdlCase, calibrated bool) float64 {
+	i := caseIndex(c)
+	if calibrated {
+		return paperTable4[i][1]
+	}
+	return paperTable4[i][0]
+}
+
+// paperMeasured is Table 4's measured time of a case.
+func paperMeasured(c mmdlCase, calibrated bool) float64 {
+	i := caseIndex(c)
+	if calibrated {
+		return paperTable4[i][3]
+	}
+	return paperTable4[i][2]
+}
+
+func caseIndex(c mmdlCase) int {
+	for i, x := range mmdlCases {
+		if x == c {
+			return i
+		}
+	}
+	panic("mmdl: " + c.String() + " is not a case of Table 4") // the page's own constants
+}
+
+// relErr is (a − b)/b.
+func relErr(a, b float64) float64 { return (a - b) / b }
+
+func pct(x float64) string { return fmt.Sprintf("%+.1f %%", 100*x) }
+
+// page builds the MMDL report page.
+func (s *mmdlStudy) page(r *mmdlResults) report.Page {
+	mode := "full grids"
+	if !s.Full {
+		mode = "quick grids (make report regenerates the full grids)"
+	}
+	before, err1 := mmdl.Preset(1, "1", false)
+	after, err2 := mmdl.Preset(1, "1", true)
+	if err1 != nil || err2 != nil { // the engine's own presets; run already used them
+		panic(fmt.Sprint("mmdl presets: ", err1, err2))
+	}
+	p := report.Page{
+		File:     "mmdl.html",
+		Title:    "Multi-master divisible load: steady rounds, on paper and on this machine",
+		Subtitle: "Paper 003 (Sayaka Tomi and Reiji Suda: asymptotically optimum scheduling of multi-master divisible load problems evaluated on actual machines): Table 4, Table 5 / Fig. 8 and Fig. 4-7 regenerated, the round count chosen by the scheduler, and the calibration loop run live, " + mode,
+		Intro: strings.Join([]string{
+			"Eight processors on a crossbar each start with some of 600,000 independent unit tasks (a vector to multiply by a common 20 × 400 matrix). Moving a task costs β on both ends, computing it costs γ_i on processor i, and a processor does one thing at a time: compute, or take part in one transfer. The steady state is the flow of tasks that minimises the asymptotic makespan T; the schedule repeats R identical steady rounds, which the paper accounts as T + T/R + α·R (the first round only communicates, the last only computes, α per round), minimal at R* = √(T/α). Model as in specs/mmdl.md; engine/mmdl computes the steady state (closed form: every processor imports or exports), builds the executable per-round schedule (order and times of every send, receive and compute, one transfer at a time per processor, a task computed only after it arrived, a processor's own initial load computed while it waits) and simulates it; gen-report eval mmdl runs one instance.",
+			fmt.Sprintf("Parameters (the paper's Section 4): γ_i = compute parameter × 10^6 clocks / clock rate, β = communication parameter × 10^6 bytes × 8 / throughput; before calibration %g and %g (%g K clocks and %g KB per task), after calibration %g and %g; latency α = %g µs, throughput %g Mbit/s. ProcSet 1 is eight 2400 MHz processors, ProcSet 2 six 2400 MHz and two 2000 MHz. The engine is deterministic: every number except the live calibration's is the same on every run.",
+				before.Compute, before.Comm, before.Compute*1e3, before.Comm*1e3, after.Compute, after.Comm, before.Latency*1e6, before.Throughput/1e6),
+			"Every chart links to its data as CSV and JSON.",
+		}, "\n\n"),
+	}
+	p.Sections = append(p.Sections, report.Section{
+		Title: "The paper's Table 4: predicted and measured times, R = 5",
+		Intro: "For each of the nine cases, before and after calibration: the paper's simulated (predicted) and measured times beside this engine's asymptotic makespan T, its simulated round schedule's makespan, and the paper's formula T + T/R + α·R. The engine's makespan should lie between T and the formula; the paper's simulator is the one its Table 4 calls \"simulation\".",
+		Items: []any{s.table4(r), s.table4Chart(r, false), s.table4Chart(r, true)},
+	})
+	p.Sections = append(p.Sections, report.Section{
+		Title: "The paper's Table 5 and Fig. 8: the round count",
+		Intro: fmt.Sprintf("%s after calibration, R = 1 … 20. T = %.6g s and α = %g µs, so the formula is least at R* = √(T/α) ≈ %.0f, far beyond the paper's 20.", mmdlFigCase, r.FigT, r.Alpha*1e6, math.Sqrt(r.FigT/r.Alpha)),
+		Items: []any{s.roundsChart(r), s.roundsTable(r), s.wideChart(r)},
+	})
+	var gantts []any
+	for _, g := range r.Gantts {
+		gantts = append(gantts, ganttOf(g))
+	}
+	p.Sections = append(p.Sections, report.Section{
+		Title: "The paper's Fig. 4 and 6: the schedules as Gantt charts",
+		Intro: "One lane per processor; a bar per send, receive and compute, coloured by kind; blank is idle. The dashed lines are the round boundaries. Zoom on time with the mouse wheel or the slider. Fig. 5 and 7 of the paper are the same schedules executed on its cluster; the calibration section below executes a schedule on this machine.",
+		Items: gantts,
+	})
+	p.Sections = append(p.Sections, s.calibSection(r))
+	p.Sections = append(p.Sections, report.Section{
+		Title: "Findings",
+		Intro: "The paper's claims, and the model's own promises, checked against the numbers above. Each piece of evidence states its threshold; the verdicts are computed, not written by hand.",
+		Items: []any{report.Findings{Title: "The paper's findings against this engine", Items: mmdlFindings(r)}},
+	})
+	return p
+}
+
+func f6(v float64) string { return fmt.Sprintf("%.6g", v) }
+
+func (s *mmdlStudy) table4(r *mmdlResults) *report.Table {
+	t := &report.Table{
+		ID:      "mmdl-table4",
+		Title:   "Table 4: the paper's times beside this engine's, R = 5",
+		Caption: "Times in seconds. Paper: Table 4's simulation (prediction) and actual-machine columns. Engine: T, the steady state's asymptotic makespan; makespan, the simulated executable schedule of R = 5 rounds; formula, T + T/R + α·R. Then the engine's makespan against the paper's simulation, and where the paper's simulation lies between the engine's T (0 %) and formula (100 %); a balanced load moves nothing, and there T = makespan.",
+		Header:  []string{"case", "parameters", "paper: simulated", "paper: measured", "engine: T", "engine: makespan", "engine: formula", "makespan vs paper's simulation", "paper's simulation in [T, formula]"},
+	}
+	for _, c := range r.Cases {
+		for _, cal := range []bool{false, true} {
+			p, name := c.Before, "before (0.1 / 0.003)"
+			if cal {
+				p, name = c.After, "after (0.294 / 0.0034)"
+			}
+			sim := paperSim(c.Case, cal)
+			t.Rows = append(t.Rows, []string{c.Case.String(), name, f6(sim), f6(paperMeasured(c.Case, cal)),
+				f6(p.T), f6(p.Makespan), f6(p.Formula), pct(relErr(p.Makespan, sim)), band(p, sim)})
+		}
+	}
+	return t
+}
+
+// band is where t lies between p's T and formula, as a percentage, or
+// "balanced" where nothing moves.
+func band(p mmdlPoint, t float64) string {
+	if !p.Moves {
+		return "balanced"
+	}
+	return fmt.Sprintf("%.0f %%", 100*bandPosition(p, t))
+}
+
+func caseAxis() report.Axis {
+	x := report.Axis{Name: "case"}
+	for _, c := range mmdlCases {
+		x.Labels = append(x.Labels, fmt.Sprintf("PS%d L%s", c.ProcSet, c.Load))
+	}
+	return x
+}
+
+func (s *mmdlStudy) table4Chart(r *mmdlResults, cal bool) *report.BarChart {
+	id, when := "mmdl-table4-before", "before calibration (0.1 / 0.003)"
+	if cal {
+		id, when = "mmdl-table4-after", "after calibration (0.294 / 0.0034)"
+	}
+	var sim, meas, T, mk, fo []float64
+	for _, c := range r.Cases {
+		p := c.Before
+		if cal {
+			p = c.After
+		}
+		sim, meas = append(sim, paperSim(c.Case, cal)), append(meas, paperMeasured(c.Case, cal))
+		T, mk, fo = append(T, p.T), append(mk, p.Makespan), append(fo, p.Formula)
+	}
+	return &report.BarChart{
+		ID:      id,
+		Title:   "Table 4 " + when,
+		Caption: "PSn Lx is ProcSet n, Load x; R = 5. The paper's two columns beside the engine's T, makespan and formula.",
+		X:       caseAxis(), YName: "time (s)", Digits: 6,
+		Series: []report.BarSeries{
+			{Name: "paper: simulated", Values: sim},
+			{Name: "paper: measured", Values: meas},
+			{Name: "engine: T", Values: T},
+			{Name: "engine: makespan", Values: mk},
+			{Name: "engine: T + T/R + α·R", Values: fo},
+		},
+	}
+}
+
+func roundsAxis(rs []int) report.Axis {
+	x := report.Axis{Name: "rounds R"}
+	for _, R := range rs {
+		x.Labels = append(x.Labels, fmt.Sprint(R))
+		x.Values = append(x.Values, float64(R))
+	}
+	return x
+}
+
+func (s *mmdlStudy) roundsChart(r *mmdlResults) *report.LineChart {
+	var rs []int
+	var sim, meas, mk, fo, T []float64
+	for i, p := range r.Rounds {
+		rs = append(rs, p.R)
+		sim, meas = append(sim, paperTable5[i][0]), append(meas, paperTable5[i][1])
+		mk, fo, T = append(mk, p.Makespan), append(fo, p.Formula), append(T, p.T)
+	}
+	return &report.LineChart{
+		ID:      "mmdl-fig8",
+		Title:   "Fig. 8: time versus the number of rounds, ProcSet 2, Load 2",
+		Caption: "After calibration (0.294 / 0.0034). The paper's simulated and measured times (Table 5) beside the engine's simulated makespan, the formula T + T/R + α·R and T.",
+		X:       roundsAxis(rs), YName: "time (s)", Digits: 6,
+		Series: []report.Series{
+			{Name: "paper: simulated", Values: sim},
+			{Name: "paper: measured", Values: meas},
+			{Name: "engine: makespan", Values: mk},
+			{Name: "engine: T + T/R + α·R", Values: fo},
+			{Name: "engine: T", Values: T},
+		},
+	}
+}
+
+func (s *mmdlStudy) roundsTable(r *mmdlResults) *report.Table {
+	t := &report.Table{
+		ID:      "mmdl-table5",
+		Title:   "Table 5: the number of rounds and the time (s), ProcSet 2, Load 2",
+		Caption: "After calibration. The last column is the engine's makespan against the paper's simulation.",
+		Header:  []string{"R", "paper: simulated", "paper: measured", "engine: makespan", "engine: T + T/R + α·R", "makespan vs paper's simulation"},
+	}
+	for i, p := range r.Rounds {
+		t.Rows = append(t.Rows, []string{fmt.Sprint(p.R), f6(paperTable5[i][0]), f6(paperTable5[i][1]), f6(p.Makespan), f6(p.Formula), pct(relErr(p.Makespan, paperTable5[i][0]))})
+	}
+	return t
+}
+
+func (s *mmdlStudy) wideChart(r *mmdlResults) *report.LineChart {
+	var rs []int
+	var mk, fo, T []float64
+	for _, p := range r.Wide {
+		rs = append(rs, p.R)
+		mk, fo, T = append(mk, p.Makespan), append(fo, p.Formula), append(T, p.T)
+	}
+	c := r.Cases[caseIndex(mmdlFigCase)]
+	return &report.LineChart{
+		ID:    "mmdl-rounds-wide",
+		Title: "Beyond Table 5: R up to past R*, ProcSet 2, Load 2",
+		Caption: fmt.Sprintf("After calibration; R on a log grid. R* = √(T/α) = %d minimises the formula (%.6g s there); the scheduler's own choice is R = %d with makespan %.6g s. Past R*, α·R grows faster than T/R shrinks.",
+			c.OptimalR, mmdl.FormulaTotal(c.After.T, r.Alpha, c.OptimalR), c.ChosenR, c.ChosenMakespan),
+		X: roundsAxis(rs), YName: "time (s)", Digits: 6,
+		Series: []report.Series{
+			{Name: "engine: makespan", Values: mk},
+			{Name: "engine: T + T/R + α·R", Values: fo},
+			{Name: "engine: T", Values: T},
+		},
+	}
+}
+
+// ganttOf draws a schedule's trace: its compute, send and receive spans
+// (idle is what they leave blank) and its round markers.
+func ganttOf(g mmdlGantt) *report.Gantt {
+	kinds := []trace.Kind{trace.Send, trace.Receive, trace.Compute}
+	out := &report.Gantt{
+		ID: g.ID, Title: g.Title, Caption: g.Caption,
+		LaneName: "processor", XName: "time (s)", Digits: 6,
+		MarkName: "round boundary",
+	}
+	for _, k := range kinds {
+		out.Kinds = append(out.Kinds, k.String())
+	}
+	for _, l := range g.Trace.Lanes {
+		out.Lanes = append(out.Lanes, l.Name)
+	}
+	for _, sp := range g.Trace.Spans {
+		for ki, k := range kinds {
+			if sp.Kind == k {
+				out.Bars = append(out.Bars, report.GanttBar{Lane: sp.Lane, Kind: ki, Start: sp.Start, End: sp.End, Label: sp.Label})
+			}
+		}
+	}
+	seen := map[float64]bool{}
+	for _, m := range g.Trace.Markers {
+		if !seen[m.Time] {
+			seen[m.Time] = true
+			out.Marks = append(out.Marks, m.Time)
+		}
+	}
+	if len(out.Marks) == 0 {
+		out.MarkName = ""
+	}
+	return out
+}
