@@ -158,6 +158,23 @@ func (v Values) Clone() Values {
 	return c
 }
 
+// CheckValues reports the first of fields whose value is missing from v
+// or does not parse, as a *FieldError naming it. Scenes' Build calls it, so
+// a caller that skipped parsing still gets a field-named error, never a
+// silently zero parameter.
+func CheckValues(fields []Field, v Values) error {
+	for _, f := range fields {
+		raw, ok := v[f.Key]
+		if !ok {
+			return &FieldError{Key: f.Key, Value: "", Want: f.Want()}
+		}
+		if _, err := f.Parse(raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Defaults returns the default Values of fields.
 func Defaults(fields []Field) Values {
 	v := make(Values, len(fields))

@@ -230,3 +230,22 @@ func TestTime(t *testing.T) {
 		t.Errorf("Time in additions = %q", got)
 	}
 }
+
+func TestCheckValues(t *testing.T) {
+	fs := fake{}.Fields()
+	v := Defaults(fs)
+	if err := CheckValues(fs, v); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+	bad := v.Clone()
+	bad["P"] = "3"
+	var fe *FieldError
+	if err := CheckValues(fs, bad); !errors.As(err, &fe) || fe.Key != "P" {
+		t.Errorf("P=3: %v, want a FieldError on P", err)
+	}
+	missing := v.Clone()
+	delete(missing, "alpha")
+	if err := CheckValues(fs, missing); !errors.As(err, &fe) || fe.Key != "alpha" {
+		t.Errorf("no alpha: %v, want a FieldError on alpha", err)
+	}
+}

@@ -16,6 +16,12 @@
 //	gen-report eval mmdl -procset 2 -load 2 -rounds 5 -compute 0.294 -comm 0.0034
 //	                                 T, the formula's total, the simulated makespan, R* and
 //	                                 the flows; -mhz and -tasks give any instance
+//	gen-report eval overlay -nodes 64 -procs 128 -switches 6 -policy topology -cache 8
+//	                                 one Integer Sort over the overlay: time, connections,
+//	                                 relays, shortcuts opened and evicted, buffer memory
+//	gen-report topology measure --preset experiment --seed 1 --out DIR
+//	gen-report topology infer --rtt DIR/rtt.csv --interference DIR/interference.csv
+//	                                 simulated measurements, and the inferred switch tree
 //
 // Reports are offline and byte-stable: echarts is vendored and written
 // beside the pages, chart IDs are fixed, and the same flags give the same

@@ -31,6 +31,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 			return runEval(stdout, stderr, args[1:])
 		case "merge":
 			return runMerge(stdout, stderr, args[1:])
+		case "topology":
+			return runTopology(stdout, stderr, args[1:])
 		}
 	}
 	return runReport(stdout, stderr, args)

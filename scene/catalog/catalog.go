@@ -10,9 +10,10 @@ import (
 	"commlab/scene/logp"
 	"commlab/scene/mmdl"
 	"commlab/scene/nbc"
+	"commlab/scene/overlay"
 )
 
 // All returns every scene, the default first.
 func All() scene.Registry {
-	return scene.Registry{butterfly.New(), jitter.New(), logp.New(), nbc.New(), mmdl.New()}
+	return scene.Registry{butterfly.New(), jitter.New(), logp.New(), nbc.New(), mmdl.New(), overlay.New()}
 }

@@ -71,14 +71,8 @@ func (Scene) Fields() []scene.Field {
 // field, even when a caller skipped parsing), records trial 0 with a trace
 // and runs the histogram's trials without one.
 func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
-	for _, f := range sc.Fields() {
-		raw, ok := v[f.Key]
-		if !ok {
-			return nil, &scene.FieldError{Key: f.Key, Value: "", Want: f.Want()}
-		}
-		if _, err := f.Parse(raw); err != nil {
-			return nil, err
-		}
+	if err := scene.CheckValues(sc.Fields(), v); err != nil {
+		return nil, err
 	}
 	p, err := butterfly.Params(v)
 	if err != nil {

@@ -68,14 +68,8 @@ func (Scene) Fields() []scene.Field { return Fields() }
 // records it as planned and as replay 0 (scene.RNG(seed, 0)), runs replays
 // 0..replays-1 for the running mean and estimates E[T](L_s).
 func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
-	for _, f := range sc.Fields() {
-		raw, ok := v[f.Key]
-		if !ok {
-			return nil, &scene.FieldError{Key: f.Key, Value: "", Want: f.Want()}
-		}
-		if _, err := f.Parse(raw); err != nil {
-			return nil, err
-		}
+	if err := scene.CheckValues(sc.Fields(), v); err != nil {
+		return nil, err
 	}
 	p, ls, err := Params(v)
 	if err != nil {

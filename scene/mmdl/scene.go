@@ -43,14 +43,8 @@ func (Scene) Fields() []scene.Field { return Fields() }
 // field, even when a caller skipped parsing), solves the steady state and
 // simulates the round schedule, R rounds or the scheduler's choice.
 func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
-	for _, f := range sc.Fields() {
-		raw, ok := v[f.Key]
-		if !ok {
-			return nil, &scene.FieldError{Key: f.Key, Value: "", Want: f.Want()}
-		}
-		if _, err := f.Parse(raw); err != nil {
-			return nil, err
-		}
+	if err := scene.CheckValues(sc.Fields(), v); err != nil {
+		return nil, err
 	}
 	// The model is deterministic: seed is not used.
 	_ = seed

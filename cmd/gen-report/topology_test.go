@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"commlab/engine/sweep"
+	"commlab/engine/topology"
+)
+
+// measureAndInfer runs `topology measure` on args into a fresh directory,
+// then `topology infer` on what it wrote, and returns the directory and
+// the printed inference.
+func measureAndInfer(t *testing.T, args ...string) (string, inferredTree) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "m")
+	if _, _, err := runCmd(t, append([]string{"topology", "measure", "--out", dir}, args...)...); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, "topology", "infer", "--rtt", filepath.Join(dir, "rtt.csv"), "--interference", filepath.Join(dir, "interference.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inf inferredTree
+	if err := json.Unmarshal([]byte(out), &inf); err != nil {
+		t.Fatalf("infer printed no JSON: %v", err)
+	}
+	return dir, inf
+}
+
+// asTree reads infer's output back as a Tree: the output is Tree JSON with
+// the inference's account beside it.
+func asTree(t *testing.T, inf inferredTree) *topology.Tree {
+	t.Helper()
+	b, err := json.Marshal(inf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr topology.Tree
+	if err := json.Unmarshal(b, &tr); err != nil {
+		t.Fatalf("infer's output is not Tree JSON: %v", err)
+	}
+	return &tr
+}
+
+// TestTopologyRoundTrip: a cluster measured in simulation and inferred
+// from the files comes back isomorphic, for the paper's two clusters, a
+// hand-made tree with leaves at two depths, and random trees.
+func TestTopologyRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	type tc struct {
+		name string
+		args []string
+		tree *topology.Tree
+	}
+	cases := []tc{
+		{"paper", []string{"--preset", "paper"}, topology.PaperCluster()},
+		{"experiment", []string{"--preset", "experiment"}, topology.PaperExperiment()},
+		{"small", []string{"--tree", "testdata/topology/small_tree.json"}, readSmall(t)},
+	}
+	for i := range 6 {
+		tr := topology.Random(sweep.RNG(7, i, 0), 60)
+		b, err := json.Marshal(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(dir, fmt.Sprintf("random%d.json", i))
+		if err := os.WriteFile(name, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, tc{fmt.Sprintf("random%d", i), []string{"--tree", name, "--seed", fmt.Sprint(i + 1)}, tr})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, inf := measureAndInfer(t, c.args...)
+			if !inf.Settled || len(inf.Needed) != 0 {
+				t.Fatalf("not settled: %d measurements needed", len(inf.Needed))
+			}
+			if len(inf.Edges) != len(inf.Switches)-1 {
+				t.Errorf("%d edges for %d switches", len(inf.Edges), len(inf.Switches))
+			}
+			if got := asTree(t, inf); !topology.Isomorphic(c.tree, got) {
+				t.Errorf("inferred tree is not isomorphic to the measured one:\n%s", mustJSON(t, inf))
+			}
+		})
+	}
+}
+
+func readSmall(t *testing.T) *topology.Tree {
+	t.Helper()
+	tr, err := readTreeJSON("testdata/topology/small_tree.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestTopologyGolden pins what measure writes for the hand-made tree and
+// what infer prints from it: the same seed gives the same bytes.
+func TestTopologyGolden(t *testing.T) {
+	dir, _ := measureAndInfer(t, "--tree", "testdata/topology/small_tree.json", "--seed", "1")
+	for _, f := range []string{"rtt.csv", "interference.csv"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, filepath.Join("topology", "small."+f+".golden"), b)
+	}
+	// infer reads the goldens (with -update, the ones just written).
+	checkEvalGolden(t, filepath.Join("topology", "small.infer.stdout"),
+		"topology infer --rtt testdata/topology/small.rtt.csv.golden --interference testdata/topology/small.interference.csv.golden")
+	out, _, err := runCmd(t, "topology", "measure", "--tree", "testdata/topology/small_tree.json", "--seed", "1", "--out", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("wrote %s (14 nodes) and %s (", filepath.Join(dir, "rtt.csv"), filepath.Join(dir, "interference.csv")); !strings.HasPrefix(out, want) {
+		t.Errorf("measure printed %q, want it to start %q", out, want)
+	}
+}
+
+// TestTopologyNeeded: with observations missing, infer says which it needs;
+// answering those (from the true tree) settles it. Without any
+// observations the leaf switches still come from the RTTs.
+func TestTopologyNeeded(t *testing.T) {
+	truth := readSmall(t)
+	dir, _ := measureAndInfer(t, "--tree", "testdata/topology/small_tree.json")
+	names := truth.Nodes
+	id := map[string]int{}
+	for i, n := range names {
+		id[n] = i
+	}
+	rtt := filepath.Join(dir, "rtt.csv")
+	out, _, err := runCmd(t, "topology", "infer", "--rtt", rtt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inf inferredTree
+	if err := json.Unmarshal([]byte(out), &inf); err != nil {
+		t.Fatal(err)
+	}
+	if inf.Settled || len(inf.Needed) == 0 || len(inf.Switches) != 0 || inf.Used != 0 {
+		t.Fatalf("without observations: settled %v, %d needed, %d switches, %d used", inf.Settled, len(inf.Needed), len(inf.Switches), inf.Used)
+	}
+	if len(inf.LeafGroups) != 5 {
+		t.Errorf("%d leaf groups from the RTTs, want 5", len(inf.LeafGroups))
+	}
+	// Answer what is asked, round by round, as a measuring operator would.
+	var obs []topology.Observation
+	for round := 0; !inf.Settled; round++ {
+		if round > 10 {
+			t.Fatalf("not settled after %d rounds of answering what infer asks", round)
+		}
+		for _, q := range inf.Needed {
+			a, b, c, d := id[q.A], id[q.B], id[q.C], id[q.D]
+			obs = append(obs, topology.Observation{A: a, B: b, C: c, D: d, Interferes: topology.Interferes(truth, a, b, c, d)})
+		}
+		var buf bytes.Buffer
+		if err := topology.WriteInterferenceCSV(&buf, names, obs); err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, fmt.Sprintf("answers%d.csv", round))
+		if err := os.WriteFile(f, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := runCmd(t, "topology", "infer", "--rtt", rtt, "--interference", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf = inferredTree{}
+		if err := json.Unmarshal([]byte(out), &inf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !topology.Isomorphic(truth, asTree(t, inf)) {
+		t.Errorf("settled from the answers but not isomorphic: %s", mustJSON(t, inf))
+	}
+}
+
+// TestTopologyBadInput: one line naming the file and line (or the flag),
+// nothing on stdout, nothing written to --out.
+func TestTopologyBadInput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	td := "testdata/topology/"
+	for _, tc := range []struct {
+		args string
+		want string
+	}{
+		{"topology", "name a verb: infer, measure"},
+		{"topology bogus", `unknown verb "bogus"`},
+		{"topology infer", "--rtt is required"},
+		{"topology infer --rtt /nonexistent/rtt.csv", "/nonexistent/rtt.csv: no such file"},
+		{"topology infer --rtt " + td + "ok_rtt4.csv extra", `unexpected argument "extra"`},
+		{"topology infer --rtt " + td + "bad_rtt_ragged.csv", "bad_rtt_ragged.csv: rtt csv: line 3: 3 fields, want 4"},
+		{"topology infer --rtt " + td + "bad_rtt_nan.csv", `bad_rtt_nan.csv: rtt csv: line 3, column 4 (b to c): "x" is not a finite number`},
+		{"topology infer --rtt " + td + "bad_rtt_asym.csv", "bad_rtt_asym.csv: rtt csv: line 4, column 2: c to a is 700"},
+		{"topology infer --rtt " + td + "bad_rtt_name.csv", `bad_rtt_name.csv: rtt csv: line 4: node "q" is not in the header`},
+		{"topology infer --rtt " + td + "ok_rtt4.csv --interference " + td + "bad_int_name.csv", `bad_int_name.csv: interference csv: line 3, column 4 (d): node "zz"`},
+		{"topology infer --rtt " + td + "ok_rtt4.csv --interference " + td + "bad_int_value.csv", `bad_int_value.csv: interference csv: line 2, column 5 (interferes): "maybe", want true or false`},
+		{"topology infer --rtt " + td + "ok_rtt4.csv --interference " + td + "bad_int_header.csv", "bad_int_header.csv: interference csv: line 1"},
+		{"topology infer --rtt " + td + "ok_rtt4.csv --interference /nonexistent.csv", "/nonexistent.csv: no such file"},
+		{"topology measure --preset paper", "--out is required"},
+		{"topology measure --out " + out, "give the cluster: --tree tree.json or --preset paper|experiment"},
+		{"topology measure --preset big --out " + out, `--preset "big" is unknown: want paper or experiment`},
+		{"topology measure --preset paper --tree " + td + "small_tree.json --out " + out, "give --tree or --preset, not both"},
+		{"topology measure --tree /nonexistent.json --out " + out, "/nonexistent.json: no such file"},
+		{"topology measure --tree " + td + "bad_tree_syntax.json --out " + out, "bad_tree_syntax.json: line 4: invalid character"},
+		{"topology measure --tree " + td + "bad_tree_type.json --out " + out, "bad_tree_type.json: line 4: tree JSON: json: cannot unmarshal string"},
+		{"topology measure --tree " + td + "bad_tree_name.json --out " + out, `bad_tree_name.json: tree JSON: "switches"[0]: node "zz" is not in "nodes"`},
+		{"topology measure --tree " + td + "bad_tree_parent.json --out " + out, "bad_tree_parent.json: tree JSON: switch 0 has parent 3"},
+		{"topology measure --tree " + td + "ok_rtt4.csv --out " + out, "ok_rtt4.csv: line 1: invalid character"},
+		{"topology measure --preset paper --pings 0 --out " + out, "-pings = 0, want 1 … 1000"},
+		{"topology measure --preset paper --noise -1 --out " + out, "-noise = -1, want 0 … 1e+06"},
+		{"topology measure --preset paper --seed x --out " + out, `invalid value "x" for flag -seed`},
+		{"topology measure --preset paper --out /proc/commlab-cannot-be-here", "--out /proc/commlab-cannot-be-here"},
+	} {
+		t.Run(tc.args, func(t *testing.T) { checkBadInput(t, tc.args, tc.want) })
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed measure left %s behind (%v)", out, err)
+	}
+}
+
+// TestTopologyMeasureKeepsOldFiles: a failing measure into a directory
+// that holds an earlier run leaves those files as they were.
+func TestTopologyMeasureKeepsOldFiles(t *testing.T) {
+	dir, _ := measureAndInfer(t, "--preset", "experiment")
+	before := readTree(t, dir)
+	checkBadInput(t, "topology measure --tree testdata/topology/bad_tree_name.json --out "+dir, "bad_tree_name.json")
+	after := readTree(t, dir)
+	if len(after) != len(before) {
+		t.Fatalf("%d files before, %d after", len(before), len(after))
+	}
+	for name, b := range before {
+		if !bytes.Equal(after[name], b) {
+			t.Errorf("%s changed", name)
+		}
+	}
+}
+
+func TestLineAt(t *testing.T) {
+	b := []byte("a\nbc\n\nd")
+	for _, tc := range []struct {
+		off  int64
+		want int
+	}{{0, 1}, {1, 1}, {2, 2}, {4, 2}, {5, 3}, {6, 4}, {100, 4}, {-1, 1}} {
+		if got := lineAt(b, tc.off); got != tc.want {
+			t.Errorf("lineAt(%d) = %d, want %d", tc.off, got, tc.want)
+		}
+	}
+}

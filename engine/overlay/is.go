@@ -1,0 +1,536 @@
+package overlay
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+
+	"commlab/engine/des"
+	"commlab/engine/topology"
+	"commlab/engine/trace"
+)
+
+// Event kinds of the simulation (des.Event.Kind).
+const (
+	evJob    int32 = iota // a CPU job ends; ID = job
+	evArrive              // a message reaches the next process; ID = message
+	evSyn                 // a shortcut's connection request reaches its far end; ID = connection
+	evReady               // the reply reaches the opener: the shortcut is ready; ID = connection
+)
+
+// What a CPU job is.
+const (
+	jBucket   uint8 = iota // local bucketing before the exchange
+	jRank                  // local ranking after it
+	jSend                  // handing a message to the network
+	jRecv                  // taking a message at its destination
+	jRelay                 // taking a message and forwarding it
+	jConnect               // a shortcut's connect at its opener
+	jAccept                // its accept at the far end
+	jTeardown              // closing an evicted shortcut
+)
+
+// Message tags: allreduce rounds are 0 … rounds−1, the key exchange is
+// tagKeys.
+const tagKeys = -1
+
+type job struct {
+	proc  int32
+	kind  uint8
+	id    int32 // message or connection
+	start float64
+}
+
+type message struct {
+	src, dst int32
+	from, at int32 // the current hop: from one process to another
+	tag      int32
+	iter     int32
+	bytes    float64
+	sent     float64 // when it left its current holder
+	relayed  bool
+}
+
+// is is one Integer Sort run.
+type is struct {
+	p      Params
+	cl     *cluster
+	cs     *Connections
+	next   []int32
+	sim    des.Sim
+	rec    *trace.Trace
+	res    Result
+	rounds int
+
+	cpuFree  []float64
+	linkFree []float64
+	jobs     []job
+	freeJobs []int32
+	msgs     []message
+	freeMsgs []int32
+	pathBuf  []int
+
+	counts []int32 // counts[src·P+dst]: keys src sends dst
+	// Program state per process.
+	iter, round []int32
+	exchanging  []bool
+	arGot       []bool  // [proc][iter·rounds + round]: allreduce message received
+	keysGot     []int32 // [proc][iter]: key messages received
+	keysRecv    []int64 // [proc][iter]: keys received
+	done        []float64
+}
+
+// RunIS runs the Integer Sort on the overlay Params describe and returns
+// what it measured. rng draws the keys (and the random policy's
+// connections); rec, when not nil, receives the trace: one lane per
+// process, its CPU's work as spans, every hop of every message.
+func RunIS(p Params, rng *rand.Rand, rec *trace.Trace) (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	t, err := Cluster(p)
+	if err != nil {
+		return Result{}, err
+	}
+	return RunISOn(p, t, rng, rec)
+}
+
+// RunISOn is RunIS on the switch tree t instead of Cluster(p): p.Nodes
+// must be t's node count; p.Switches is not used.
+func RunISOn(p Params, t *topology.Tree, rng *rand.Rand, rec *trace.Trace) (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	if p.Nodes != len(t.Nodes) {
+		return Result{}, &RangeError{"nodes", fmt.Sprint(p.Nodes), fmt.Sprintf("the tree's node count, %d", len(t.Nodes))}
+	}
+	cl, err := fromTree(t, p.Procs)
+	if err != nil {
+		return Result{}, err
+	}
+	return run(p, cl, rng, rec)
+}
+
+func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace) (Result, error) {
+	if rng == nil {
+		return Result{}, fmt.Errorf("overlay: RunIS needs a random source")
+	}
+	P := p.Procs
+	var adj [][]int
+	switch p.Policy {
+	case Topology:
+		adj = staticTopology(cl.procLeaf)
+	case All:
+		adj = staticAll(P)
+	case Random:
+		adj = staticRandom(P, p.RandomDegree, rng)
+	}
+	s := &is{p: p, cl: cl, rec: rec, rounds: bits.Len(uint(P - 1))}
+	s.next = routes(adj, cl.procLeaf, p.Policy)
+	for i := range s.next {
+		if s.next[i] < 0 {
+			return Result{}, fmt.Errorf("overlay: process %d cannot reach process %d over the static connections", i/P, i%P)
+		}
+	}
+	s.cs = NewConnections(adj, p.Cache, s.bufferBytes)
+	s.counts = drawCounts(p, rng)
+	// Every message makes a Send or a Relay event; a relayed one often
+	// also a shortcut's open, ready and an eviction.
+	s.res.Events = make([]ConnEvent, 0, P*P+p.Iterations*P*(P+s.rounds)*2)
+	for a, ns := range adj {
+		for _, b := range ns {
+			if a < b {
+				s.event(0, Open, a, b, -1)
+			}
+		}
+		s.res.StaticMean += float64(len(ns))
+		s.res.StaticMax = max(s.res.StaticMax, float64(len(ns)))
+	}
+	s.res.StaticMean /= float64(P)
+	if rec != nil {
+		*rec = *trace.New("overlay", P, func(i int) string { return fmt.Sprintf("P%d", i) })
+	}
+
+	s.cpuFree = make([]float64, P)
+	s.linkFree = make([]float64, cl.numLinks())
+	s.iter, s.round = make([]int32, P), make([]int32, P)
+	s.exchanging = make([]bool, P)
+	s.arGot = make([]bool, P*p.Iterations*s.rounds)
+	s.keysGot = make([]int32, P*p.Iterations)
+	s.keysRecv = make([]int64, P*p.Iterations)
+	s.done = make([]float64, P)
+	for i := range P {
+		s.startIteration(i, 0)
+	}
+	s.sim.Run(s)
+
+	for i := range P {
+		if int(s.iter[i]) != p.Iterations {
+			return Result{}, fmt.Errorf("overlay: process %d stopped in iteration %d (a model bug)", i, s.iter[i])
+		}
+		s.res.Time = max(s.res.Time, s.done[i])
+		s.res.ConnMean += float64(s.cs.Peak(i))
+		s.res.ConnMax = max(s.res.ConnMax, float64(s.cs.Peak(i)))
+		s.res.BufferMean += s.cs.PeakBuffer(i)
+		s.res.BufferBytes = max(s.res.BufferBytes, s.cs.PeakBuffer(i))
+	}
+	s.res.ConnMean /= float64(P)
+	s.res.BufferMean /= float64(P)
+	if rec != nil {
+		rec.Sort()
+	}
+	return s.res, nil
+}
+
+// drawCounts draws every process's keys as NPB IS does (the mean of four
+// uniform numbers, scaled to [0, MaxKey): a bell-shaped distribution),
+// counts them per bucket, and splits the buckets over the processes as
+// NPB's rank() does: process j takes buckets until the running total of
+// all processes' bucket sizes reaches (j+1)·Keys/P. It returns how many
+// keys each process sends each (itself included).
+func drawCounts(p Params, rng *rand.Rand) []int32 {
+	P, B := p.Procs, p.Buckets
+	local := make([]int32, P*B)
+	total := make([]int64, B)
+	for i := range P {
+		n := p.Keys / P
+		if i < p.Keys%P {
+			n++
+		}
+		for range n {
+			// Four 32-bit uniforms from two draws; their sum s < 2^34 and
+			// MaxKey ≤ 2^30 keep s·MaxKey within 64 bits, all integer.
+			u, w := rng.Uint64(), rng.Uint64()
+			sum := u>>32 + u&0xffffffff + w>>32 + w&0xffffffff
+			key := sum * uint64(p.MaxKey) >> 34
+			b := key * uint64(B) / uint64(p.MaxKey)
+			local[i*B+int(b)]++
+			total[b]++
+		}
+	}
+	owner := make([]int, B)
+	var acc int64
+	j := 0
+	for b := range B {
+		owner[b] = j
+		acc += total[b]
+		for j < P-1 && acc >= int64(j+1)*int64(p.Keys)/int64(P) {
+			j++
+		}
+	}
+	counts := make([]int32, P*P)
+	for i := range P {
+		for b := range B {
+			counts[i*P+owner[b]] += local[i*B+b]
+		}
+	}
+	return counts
+}
+
+// bufferBytes is a connection's buffer at each end: the bandwidth-delay
+// product of its path (Bandwidth × round-trip latency).
+func (s *is) bufferBytes(a, b int) float64 {
+	return s.p.Bandwidth * 2 * s.latency(a, b)
+}
+
+// latency is the one-way latency between processes a and b, without the
+// transfer time.
+func (s *is) latency(a, b int) float64 {
+	return s.p.Latency + float64(s.cl.hops(s.cl.procNode[a], s.cl.procNode[b]))*s.p.HopLatency
+}
+
+func (s *is) event(t float64, k EventKind, from, to, via int) {
+	s.res.Events = append(s.res.Events, ConnEvent{Time: t, Kind: k, From: from, To: to, Via: via})
+}
+
+// poll is a process's CPU time to handle one message: the fixed cost and
+// select()'s scan of its open connections.
+func (s *is) poll(proc int) float64 {
+	return s.p.MsgCPU + s.p.PollPerConn*float64(s.cs.Open(proc))
+}
+
+// cpu queues a job of dur on proc's CPU at time t; the CPU serves jobs in
+// the order they are queued.
+func (s *is) cpu(proc int, t, dur float64, kind uint8, id int32) {
+	start := max(t, s.cpuFree[proc])
+	s.cpuFree[proc] = start + dur
+	var j int32
+	if n := len(s.freeJobs); n > 0 {
+		j = s.freeJobs[n-1]
+		s.freeJobs = s.freeJobs[:n-1]
+	} else {
+		j = int32(len(s.jobs))
+		s.jobs = append(s.jobs, job{})
+	}
+	s.jobs[j] = job{proc: int32(proc), kind: kind, id: id, start: start}
+	s.sim.Schedule(start+dur, evJob, j)
+}
+
+func (s *is) newMessage(m message) int32 {
+	if n := len(s.freeMsgs); n > 0 {
+		id := s.freeMsgs[n-1]
+		s.freeMsgs = s.freeMsgs[:n-1]
+		s.msgs[id] = m
+		return id
+	}
+	s.msgs = append(s.msgs, m)
+	return int32(len(s.msgs) - 1)
+}
+
+// startIteration runs iteration it's bucketing on process i.
+func (s *is) startIteration(i int, t float64) {
+	// round −1: neither in the allreduce nor in the exchange, so messages
+	// arriving early are only counted.
+	s.round[i], s.exchanging[i] = -1, false
+	n := s.p.Keys / s.p.Procs
+	if i < s.p.Keys%s.p.Procs {
+		n++
+	}
+	s.cpu(i, t, float64(n)*s.p.KeyTime, jBucket, -1)
+}
+
+// allreducePeers are process i's partners in round r of the allreduce of
+// the bucket sizes: recursive doubling (exchange with i XOR 2^r) when P is
+// a power of two, else dissemination (send to i+2^r, receive from i−2^r).
+func (s *is) allreducePeers(i, r int) (to, from int) {
+	P := s.p.Procs
+	if P&(P-1) == 0 {
+		return i ^ (1 << r), i ^ (1 << r)
+	}
+	return (i + 1<<r) % P, ((i-1<<r)%P + P) % P
+}
+
+// advance moves process i through the allreduce rounds it can finish at
+// time t, then into the key exchange.
+func (s *is) advance(i int, t float64) {
+	it := int(s.iter[i])
+	for int(s.round[i]) < s.rounds {
+		r := int(s.round[i])
+		if !s.arGot[(i*s.p.Iterations+it)*s.rounds+r] {
+			return
+		}
+		s.round[i]++
+		if int(s.round[i]) < s.rounds {
+			s.post(i, t, int32(s.round[i]))
+		}
+	}
+	if s.exchanging[i] {
+		return
+	}
+	// The key exchange: all-to-all-v as point-to-point messages, every
+	// send posted at once in the order i+1, i+2, … (each process starts
+	// with a different partner so no one is flooded first).
+	s.exchanging[i] = true
+	for k := 1; k < s.p.Procs; k++ {
+		dst := (i + k) % s.p.Procs
+		s.sendTo(i, dst, t, tagKeys, float64(s.counts[i*s.p.Procs+dst])*s.p.KeyBytes)
+	}
+	s.checkExchange(i, t)
+}
+
+// post sends round r's allreduce message: the bucket-size array.
+func (s *is) post(i int, t float64, r int32) {
+	to, _ := s.allreducePeers(i, int(r))
+	s.sendTo(i, to, t, r, float64(s.p.Buckets)*4)
+}
+
+func (s *is) sendTo(i, dst int, t float64, tag int32, bytes float64) {
+	id := s.newMessage(message{src: int32(i), dst: int32(dst), at: int32(i), tag: tag, iter: s.iter[i], bytes: bytes})
+	s.res.Messages++
+	s.cpu(i, t, s.poll(i), jSend, id)
+}
+
+// checkExchange starts the ranking once every key message of the
+// iteration has been received.
+func (s *is) checkExchange(i int, t float64) {
+	k := i*s.p.Iterations + int(s.iter[i])
+	if s.exchanging[i] && int(s.keysGot[k]) == s.p.Procs-1 {
+		s.exchanging[i] = false
+		s.round[i] = -1 // ranking: neither allreduce nor exchange
+		own := int64(s.counts[i*s.p.Procs+i])
+		s.cpu(i, t, float64(s.keysRecv[k]+own)*s.p.KeyTime, jRank, -1)
+	}
+}
+
+// Handle is the simulation's event handler.
+func (s *is) Handle(sim *des.Sim, e des.Event) {
+	t := sim.Now()
+	switch e.Kind {
+	case evJob:
+		j := s.jobs[e.ID]
+		s.freeJobs = append(s.freeJobs, e.ID)
+		s.jobDone(j, t)
+	case evArrive:
+		m := &s.msgs[e.ID]
+		s.cs.Touch(int(m.from), int(m.at))
+		at := int(m.at)
+		if m.at == m.dst {
+			s.cpu(at, t, s.poll(at), jRecv, e.ID)
+		} else {
+			d := 2*s.poll(at) + s.p.RelayCPU + m.bytes/s.p.RelayBandwidth
+			s.cpu(at, t, d, jRelay, e.ID)
+		}
+	case evSyn:
+		c := s.cs.conns[e.ID]
+		if c.open {
+			// The far end accepts (the opener is a).
+			s.cpu(int(c.b), t, s.p.HandshakeCPU, jAccept, e.ID)
+		}
+	case evReady:
+		if s.cs.SetReady(e.ID) {
+			c := s.cs.conns[e.ID]
+			s.event(t, ShortcutReady, int(c.a), int(c.b), -1)
+		}
+	}
+}
+
+func (s *is) jobDone(j job, t float64) {
+	i := int(j.proc)
+	if s.rec != nil {
+		s.span(j, t)
+	}
+	switch j.kind {
+	case jBucket:
+		s.round[i] = 0
+		s.post(i, t, 0)
+		s.advance(i, t)
+	case jRank:
+		s.iter[i]++
+		if int(s.iter[i]) == s.p.Iterations {
+			s.done[i] = t
+			return
+		}
+		s.startIteration(i, t)
+	case jSend:
+		s.forward(j.id, i, t, true)
+	case jRelay:
+		s.forward(j.id, i, t, false)
+	case jRecv:
+		m := s.msgs[j.id]
+		s.freeMsgs = append(s.freeMsgs, j.id)
+		k := i*s.p.Iterations + int(m.iter)
+		if m.tag == tagKeys {
+			s.keysGot[k]++
+			s.keysRecv[k] += int64(m.bytes / s.p.KeyBytes)
+			if m.iter == s.iter[i] {
+				s.checkExchange(i, t)
+			}
+			return
+		}
+		s.arGot[k*s.rounds+int(m.tag)] = true
+		if m.iter == s.iter[i] && s.round[i] >= 0 {
+			s.advance(i, t)
+		}
+	case jConnect:
+		c := s.cs.conns[j.id]
+		if c.open {
+			s.sim.Schedule(t+s.latency(int(c.a), int(c.b)), evSyn, j.id)
+		}
+	case jAccept:
+		c := s.cs.conns[j.id]
+		if c.open {
+			s.sim.Schedule(t+s.latency(int(c.a), int(c.b)), evReady, j.id)
+		}
+	case jTeardown:
+	}
+}
+
+// forward sends message id on from process i at time t: direct when i and
+// the destination have a ready connection, else to the next hop of i's
+// routing table. A sender whose message must be relayed opens a shortcut
+// to the destination (Section 3.2, Fig. 2).
+func (s *is) forward(id int32, i int, t float64, original bool) {
+	m := &s.msgs[id]
+	dst := int(m.dst)
+	hop := dst
+	if !s.cs.Ready(i, dst) {
+		hop = int(s.next[i*s.p.Procs+dst])
+		if original {
+			m.relayed = true
+			s.res.Relayed++
+		}
+		s.event(t, Relay, i, dst, hop)
+		if original {
+			s.shortcut(i, dst, t)
+		}
+	} else if original {
+		s.event(t, Send, i, dst, -1)
+	}
+	s.cs.Touch(i, hop)
+	s.inject(id, i, hop, t)
+}
+
+// shortcut opens a shortcut from i to dst, closing what LRU evicts to make
+// room; the handshake costs both ends HandshakeCPU and the path a round
+// trip plus a one-way trip (connect, accept, reply).
+func (s *is) shortcut(i, dst int, t float64) {
+	id, ev := s.cs.OpenShortcut(i, dst)
+	if id < 0 {
+		return
+	}
+	for _, e := range ev {
+		s.res.Evicted++
+		s.event(t, Evict, e.From, e.To, e.By)
+		s.cpu(e.From, t, s.p.TeardownCPU, jTeardown, -1)
+		s.cpu(e.To, t, s.p.TeardownCPU, jTeardown, -1)
+	}
+	s.res.ShortcutsOpened++
+	s.event(t, ShortcutOpen, i, dst, -1)
+	s.cpu(i, t, s.p.HandshakeCPU, jConnect, id)
+}
+
+// inject puts message id on the wire from process from to process to at
+// time t. It crosses its path's links in order, each link serving messages
+// in the order they are injected (so messages sharing a link contend): it
+// starts on a link when the link is free and it has started on the one
+// before, and its tail leaves a link bytes/Bandwidth after it started
+// there, but not before it left the one before (cut-through: no link
+// waits for the whole message, none runs ahead of its feed). It arrives
+// the path latency after its tail left the last link.
+func (s *is) inject(id int32, from, to int, t float64) {
+	m := &s.msgs[id]
+	m.from, m.at = int32(from), int32(to)
+	u, v := s.cl.procNode[from], s.cl.procNode[to]
+	var links []int
+	links, _ = s.cl.path(u, v, s.pathBuf)
+	s.pathBuf = links
+	xfer := m.bytes / s.p.Bandwidth
+	start, end := t, t+xfer
+	for _, l := range links {
+		start = max(start, s.linkFree[l])
+		end = max(end, start+xfer)
+		s.linkFree[l] = end
+	}
+	arrive := end + s.latency(from, to)
+	m.sent = t
+	if s.rec != nil {
+		class := "keys"
+		if m.tag != tagKeys {
+			class = "allreduce"
+		}
+		if m.relayed {
+			class += "-relayed"
+		}
+		s.rec.AddMessage(trace.Message{From: from, To: to, Send: t, Arrive: arrive, Step: int(m.iter), Class: class, Used: true})
+	}
+	s.sim.Schedule(arrive, evArrive, id)
+}
+
+var jobLabels = [...]struct {
+	kind  trace.Kind
+	label string
+}{
+	jBucket:   {trace.Compute, "bucket"},
+	jRank:     {trace.Compute, "rank"},
+	jSend:     {trace.Send, "send"},
+	jRecv:     {trace.Receive, "receive"},
+	jRelay:    {trace.Send, "relay"},
+	jConnect:  {trace.Send, "connect"},
+	jAccept:   {trace.Receive, "accept"},
+	jTeardown: {trace.Send, "close"},
+}
+
+func (s *is) span(j job, t float64) {
+	l := jobLabels[j.kind]
+	s.rec.AddSpan(int(j.proc), l.kind, j.start, t, int(min(s.iter[j.proc], int32(s.p.Iterations-1))), l.label)
+}

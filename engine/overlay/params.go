@@ -1,0 +1,236 @@
+package overlay
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Policy is how each process chooses its static connections (the paper's
+// Section 4.2 compares three).
+type Policy string
+
+const (
+	// Topology connects to every process on the same leaf switch and to one
+	// process of every other leaf switch (Section 3.1); shortcuts are added
+	// on demand (Section 3.2).
+	Topology Policy = "topology"
+	// All connects every pair of processes (Fig. 5's "all": 127 per process
+	// for 128 processes), as MPI implementations of the day did.
+	All Policy = "all"
+	// Random connects each process to RandomDegree others chosen at random
+	// (Fig. 5's "random": 64, half of the possible connections).
+	Random Policy = "random"
+)
+
+// Policies lists the policies in the order of the paper's Fig. 5.
+var Policies = []Policy{Topology, All, Random}
+
+// String returns the policy's name, which is also its CLI and URL value.
+func (p Policy) String() string { return string(p) }
+
+// Set parses a policy name; with String it makes *Policy a flag.Value.
+func (p *Policy) Set(s string) error {
+	for _, x := range Policies {
+		if string(x) == s {
+			*p = x
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown policy %q (want one of %s)", s, policyList())
+}
+
+func policyList() string {
+	s := make([]string, len(Policies))
+	for i, p := range Policies {
+		s[i] = string(p)
+	}
+	return strings.Join(s, ", ")
+}
+
+func (p Policy) valid() bool {
+	for _, x := range Policies {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+// Limits of the parameters.
+const (
+	// MaxProcs bounds the processes: an IS run sends Iterations × P²
+	// messages, 10 million at 1,024.
+	MaxProcs = 1024
+	// MaxKeys is NPB IS class C's 2^27 keys.
+	MaxKeys       = 1 << 27
+	MaxMaxKey     = 1 << 30
+	MaxBuckets    = 1 << 14
+	MaxIterations = 100
+	maxTime       = 1.0 // s: bound of every time constant
+	maxRate       = 1e15
+)
+
+// Params are the model's inputs (specs/connections.md). Times are in
+// seconds, sizes in bytes, bandwidths in bytes per second.
+//
+// The cost constants' defaults come from the hardware the paper names
+// (Section 4.2: Xeon 2.4 GHz, 2 GB, Linux 2.4) on the Gigabit Ethernet of a
+// cluster of its day; none is fitted to Fig. 5.
+type Params struct {
+	// The cluster: Nodes nodes spread evenly over Switches leaf switches,
+	// which hang off one core switch (not counted); Procs processes placed
+	// in blocks (ranks 2i and 2i+1 on node i when Procs = 2·Nodes).
+	Nodes    int `json:"nodes" help:"nodes, an integer in [1, 1024]"`
+	Procs    int `json:"procs" help:"processes, an integer in [2, 1024], at least nodes"`
+	Switches int `json:"switches" help:"leaf switches the nodes are spread over, an integer in [1, nodes]"`
+	// Policy picks the static connections; Cache is C, the most shortcuts
+	// one process may have open (0: never open one).
+	Policy Policy `json:"policy" help:"static connections: topology, all or random"`
+	Cache  int    `json:"cache" help:"shortcut cache size C per process, an integer in [0, procs-1]"`
+	// RandomDegree is the random policy's connections per process.
+	RandomDegree int `json:"random_degree" help:"random policy only: connections per process, an even integer in [2, procs-1]"`
+
+	// The Integer Sort (NAS Parallel Benchmarks IS; class A by default:
+	// 2^23 keys in [0, 2^19), 2^10 buckets, 10 timed iterations).
+	Keys       int     `json:"keys" help:"keys to sort in all, an integer in [procs, 134217728]"`
+	MaxKey     int     `json:"max_key" help:"keys are drawn in [0, max_key), an integer in [procs, 1073741824]"`
+	Buckets    int     `json:"buckets" help:"buckets whose sizes are allreduced each iteration, an integer in [1, 16384]"`
+	Iterations int     `json:"iterations" help:"timed sort iterations, an integer in [1, 100]"`
+	KeyBytes   float64 `json:"key_bytes" help:"bytes per key on the wire, in (0, 1024]"`
+	// KeyTime is the CPU time per key of the local bucketing before the
+	// exchange and of the ranking after it: ~50 cycles of a 2.4 GHz Xeon,
+	// most of them cache misses into the bucket arrays.
+	KeyTime float64 `json:"key_time" help:"CPU time per key of local bucketing and ranking in s, in [0, 1]"`
+
+	// The network: every message crosses the real path in the switch tree.
+	//
+	// Latency is the one-way host-to-host latency without switches: the
+	// Linux 2.4 TCP stack and a Gigabit Ethernet NIC on each side, ~25 µs.
+	Latency float64 `json:"latency" help:"one-way latency of a message outside the switches in s, in [0, 1]"`
+	// HopLatency is added per switch a message crosses: store-and-forward
+	// of a frame plus the switch's own latency, ~5 µs.
+	HopLatency float64 `json:"hop_latency" help:"latency per switch crossed in s, in [0, 1]"`
+	// Bandwidth is every link's, in each direction: Gigabit Ethernet carries
+	// ~117 MB/s of TCP payload. Links between switches are shared by every
+	// message crossing them (they contend), as are the nodes' own links by
+	// a node's processes.
+	Bandwidth float64 `json:"bandwidth" help:"bandwidth of every link, each direction, in B/s, in (0, 1e15]"`
+
+	// Host costs (CPU time of the process; one CPU per process).
+	//
+	// MsgCPU is the fixed CPU time to send or to receive one message: a
+	// write() or read() system call and the message layer's header work,
+	// ~10 µs on Linux 2.4.
+	MsgCPU float64 `json:"msg_cpu" help:"CPU time to send or receive one message in s, in [0, 1]"`
+	// PollPerConn is the per-message cost of each open connection: the
+	// event loop's select() scans every open descriptor for every message
+	// it handles (Linux 2.4's do_select calls each socket's poll method),
+	// ~0.3 µs per descriptor.
+	PollPerConn float64 `json:"poll_per_conn" help:"CPU time per message per open connection (select() scan) in s, in [0, 1]"`
+	// RelayCPU is the extra CPU time a relay spends on a message it
+	// forwards: looking up the route and queueing it again, ~10 µs.
+	RelayCPU float64 `json:"relay_cpu" help:"extra CPU time per relayed message at the relay in s, in [0, 1]"`
+	// RelayBandwidth is the rate a relay copies a forwarded message's bytes
+	// in and out of user space: ~1 GB/s for the Xeon's memory copies.
+	RelayBandwidth float64 `json:"relay_bandwidth" help:"bytes per second a relay copies forwarded data at, in (0, 1e15]"`
+	// HandshakeCPU is each end's CPU time to set up a connection (socket,
+	// connect/accept, the message layer's hello), ~50 µs; the set-up also
+	// takes a round trip plus a one-way trip over the path (TCP's three-way
+	// handshake).
+	HandshakeCPU float64 `json:"handshake_cpu" help:"CPU time per end to set up a connection in s, in [0, 1]"`
+	// TeardownCPU is each end's CPU time to close a connection, ~10 µs.
+	TeardownCPU float64 `json:"teardown_cpu" help:"CPU time per end to close a connection in s, in [0, 1]"`
+}
+
+// Default returns the paper's experiment (Section 4.2): 128 processes on 64
+// nodes over 6 switches, topology-aware connections with a cache of 8.
+func Default() Params {
+	return Params{
+		Nodes: 64, Procs: 128, Switches: 6,
+		Policy: Topology, Cache: 8, RandomDegree: 64,
+		Keys: 1 << 23, MaxKey: 1 << 19, Buckets: 1 << 10, Iterations: 10,
+		KeyBytes: 4, KeyTime: 20e-9,
+		Latency: 25e-6, HopLatency: 5e-6, Bandwidth: 117e6,
+		MsgCPU: 10e-6, PollPerConn: 0.3e-6, RelayCPU: 10e-6, RelayBandwidth: 1e9,
+		HandshakeCPU: 50e-6, TeardownCPU: 10e-6,
+	}
+}
+
+// RangeError is a parameter outside its allowed range. Field is the
+// parameter's JSON name, which is also its CLI flag and URL key.
+type RangeError struct {
+	Field string
+	Value string
+	Want  string
+}
+
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("%s = %s is out of range: want %s", e.Field, e.Value, e.Want)
+}
+
+// Validate reports the first parameter outside its range, naming it.
+func (p Params) Validate() error {
+	intRange := func(field string, v, lo, hi int) error {
+		if v < lo || v > hi {
+			return &RangeError{field, fmt.Sprint(v), fmt.Sprintf("an integer in [%d, %d]", lo, hi)}
+		}
+		return nil
+	}
+	if err := intRange("nodes", p.Nodes, 1, MaxProcs); err != nil {
+		return err
+	}
+	if p.Procs < max(2, p.Nodes) || p.Procs > MaxProcs {
+		return &RangeError{"procs", fmt.Sprint(p.Procs), fmt.Sprintf("an integer in [%d, %d] (at least nodes)", max(2, p.Nodes), MaxProcs)}
+	}
+	if err := intRange("switches", p.Switches, 1, p.Nodes); err != nil {
+		return err
+	}
+	if !p.Policy.valid() {
+		return &RangeError{"policy", fmt.Sprintf("%q", string(p.Policy)), "one of " + policyList()}
+	}
+	if err := intRange("cache", p.Cache, 0, p.Procs-1); err != nil {
+		return err
+	}
+	// Checked under the random policy only: the others do not use it, and
+	// its default (64) must not stop a smaller cluster.
+	if p.Policy == Random && p.RandomDegree < 2 || p.Policy == Random && (p.RandomDegree > p.Procs-1 || p.RandomDegree%2 != 0) {
+		return &RangeError{"random_degree", fmt.Sprint(p.RandomDegree), fmt.Sprintf("an even integer in [2, %d]", p.Procs-1)}
+	}
+	for _, c := range []struct {
+		field     string
+		v, lo, hi int
+	}{
+		{"keys", p.Keys, p.Procs, MaxKeys},
+		{"max_key", p.MaxKey, p.Procs, MaxMaxKey},
+		{"buckets", p.Buckets, 1, MaxBuckets},
+		{"iterations", p.Iterations, 1, MaxIterations},
+	} {
+		if err := intRange(c.field, c.v, c.lo, c.hi); err != nil {
+			return err
+		}
+	}
+	for _, c := range []struct {
+		field string
+		v     float64
+	}{
+		{"key_time", p.KeyTime}, {"latency", p.Latency}, {"hop_latency", p.HopLatency},
+		{"msg_cpu", p.MsgCPU}, {"poll_per_conn", p.PollPerConn}, {"relay_cpu", p.RelayCPU},
+		{"handshake_cpu", p.HandshakeCPU}, {"teardown_cpu", p.TeardownCPU},
+	} {
+		if !(c.v >= 0 && c.v <= maxTime) {
+			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a time in [0, %g] s", maxTime)}
+		}
+	}
+	if !(p.KeyBytes > 0 && p.KeyBytes <= 1024) {
+		return &RangeError{"key_bytes", fmt.Sprint(p.KeyBytes), "a size in (0, 1024] bytes"}
+	}
+	for _, c := range []struct {
+		field string
+		v     float64
+	}{{"bandwidth", p.Bandwidth}, {"relay_bandwidth", p.RelayBandwidth}} {
+		if !(c.v > 0 && c.v <= maxRate) {
+			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a rate in (0, %g] B/s", maxRate)}
+		}
+	}
+	return nil
+}

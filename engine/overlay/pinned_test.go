@@ -1,0 +1,31 @@
+package overlay
+
+import "testing"
+
+// TestPinned pins small seeded runs to the bit. It runs natively and under
+// js/wasm (GOOS=js GOARCH=wasm go test -exec=…/go_js_wasm_exec): the model
+// uses only + − × / and integer draws, so both must give these values.
+// Do not edit: a change here is a change of the model's results.
+func TestPinned(t *testing.T) {
+	for _, c := range []struct {
+		pol                      Policy
+		time                     float64
+		relayed, opened, evicted int
+	}{
+		{"topology", 0.0036396977777777817, 316, 282, 277},
+		{"all", 0.00152306205128205, 0, 0, 0},
+		{"random", 0.004761161948717949, 369, 330, 324},
+	} {
+		p := small()
+		p.Policy = c.pol
+		p.Nodes, p.Procs, p.Switches, p.Cache, p.RandomDegree = 8, 16, 3, 2, 6
+		r, err := RunIS(p, rng(11), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Time != c.time || r.Relayed != c.relayed || r.ShortcutsOpened != c.opened || r.Evicted != c.evicted {
+			t.Errorf("%s: time %v, relayed %d, opened %d, evicted %d; want %v, %d, %d, %d",
+				c.pol, r.Time, r.Relayed, r.ShortcutsOpened, r.Evicted, c.time, c.relayed, c.opened, c.evicted)
+		}
+	}
+}

@@ -1,0 +1,249 @@
+package topology
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// AsymmetryTolerance is how far u's and v's measurements of the same pair
+// may differ, as a fraction of the larger: noise makes them differ a little,
+// a matrix with rows and columns mixed up (or in different units) differs
+// by far more.
+const AsymmetryTolerance = 0.5
+
+// ReadRTTCSV reads an RTT matrix in the spec's format: a header row of node
+// names (optionally after an empty or "node" first cell), then one row per
+// node, in any order: its name, then its RTTs in microseconds to every node
+// in header order, its own entry 0. Errors name the line (and column).
+func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = false
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, nil, fmt.Errorf("rtt csv: empty input (want a header row of node names)")
+	}
+	if err != nil {
+		return nil, nil, csvError("rtt csv", err)
+	}
+	if len(head) > 0 && (strings.TrimSpace(head[0]) == "" || strings.EqualFold(strings.TrimSpace(head[0]), "node")) {
+		head = head[1:]
+	}
+	if len(head) == 0 {
+		return nil, nil, fmt.Errorf("rtt csv: line 1: the header names no nodes")
+	}
+	if len(head) > MaxNodes {
+		return nil, nil, fmt.Errorf("rtt csv: line 1: %d nodes, at most %d", len(head), MaxNodes)
+	}
+	n := len(head)
+	ids := make(map[string]int, n)
+	names = make([]string, n)
+	for i, h := range head {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: empty node name", i+2)
+		}
+		if j, dup := ids[h]; dup {
+			return nil, nil, fmt.Errorf("rtt csv: line 1: node %q named twice (columns %d and %d)", h, j+2, i+2)
+		}
+		ids[h] = i
+		names[i] = h
+	}
+	rtt = make([][]float64, n)
+	rowLine := make([]int, n)
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, csvError("rtt csv", err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		if len(rec) != n+1 {
+			return nil, nil, fmt.Errorf("rtt csv: line %d: %d fields, want %d (the node's name and %d RTTs)", line, len(rec), n+1, n)
+		}
+		name := strings.TrimSpace(rec[0])
+		u, ok := ids[name]
+		if !ok {
+			return nil, nil, fmt.Errorf("rtt csv: line %d: node %q is not in the header", line, name)
+		}
+		if rtt[u] != nil {
+			return nil, nil, fmt.Errorf("rtt csv: line %d: node %q has a second row (the first is on line %d)", line, name, rowLine[u])
+		}
+		row := make([]float64, n)
+		for v, f := range rec[1:] {
+			x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d (%s to %s): %q is not a finite number", line, v+2, name, names[v], f)
+			}
+			if x < 0 {
+				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d (%s to %s): RTT %v is negative", line, v+2, name, names[v], x)
+			}
+			if v == u && x != 0 {
+				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d: %s's RTT to itself is %v, want 0", line, v+2, name, x)
+			}
+			row[v] = x
+		}
+		rtt[u], rowLine[u] = row, line
+		for v := range n {
+			if rtt[v] == nil || v == u {
+				continue
+			}
+			a, b := rtt[u][v], rtt[v][u]
+			if math.Abs(a-b) > AsymmetryTolerance*max(a, b) {
+				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d: %s to %s is %v but line %d has %s to %s %v (more than %g%% apart)",
+					line, v+2, name, names[v], a, rowLine[v], names[v], name, b, 100*AsymmetryTolerance)
+			}
+		}
+	}
+	for u, row := range rtt {
+		if row == nil {
+			return nil, nil, fmt.Errorf("rtt csv: no row for node %q (header column %d)", names[u], u+2)
+		}
+	}
+	return names, rtt, nil
+}
+
+// WriteRTTCSV writes the matrix in the format ReadRTTCSV reads, every value
+// in the shortest form that reads back exactly.
+func WriteRTTCSV(w io.Writer, names []string, rtt [][]float64) error {
+	if len(rtt) != len(names) {
+		return fmt.Errorf("rtt csv: %d names but %d rows", len(names), len(rtt))
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(append([]string{"node"}, names...)); err != nil {
+		return err
+	}
+	rec := make([]string, len(names)+1)
+	for u, row := range rtt {
+		if len(row) != len(names) {
+			return fmt.Errorf("rtt csv: row %d has %d entries, want %d", u, len(row), len(names))
+		}
+		rec[0] = names[u]
+		for v, x := range row {
+			rec[v+1] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// interferenceHeader is the spec's header.
+var interferenceHeader = []string{"a", "b", "c", "d", "interferes"}
+
+// ReadInterferenceCSV reads interference observations in the spec's format
+// (header a,b,c,d,interferes; node names from names; true or false) as an
+// Oracle that knows exactly those. Errors name the line.
+func ReadInterferenceCSV(r io.Reader, names []string) (Oracle, error) {
+	obs, err := readInterference(r, names)
+	if err != nil {
+		return nil, err
+	}
+	return NewObserved(obs), nil
+}
+
+func readInterference(r io.Reader, names []string) ([]Observation, error) {
+	ids := make(map[string]int, len(names))
+	for i, n := range names {
+		ids[n] = i
+	}
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("interference csv: empty input (want the header a,b,c,d,interferes)")
+	}
+	if err != nil {
+		return nil, csvError("interference csv", err)
+	}
+	if len(head) != len(interferenceHeader) {
+		return nil, fmt.Errorf("interference csv: line 1: header has %d fields, want a,b,c,d,interferes", len(head))
+	}
+	for i, h := range head {
+		if !strings.EqualFold(strings.TrimSpace(h), interferenceHeader[i]) {
+			return nil, fmt.Errorf("interference csv: line 1, column %d: header %q, want %q (a,b,c,d,interferes)", i+1, h, interferenceHeader[i])
+		}
+	}
+	var obs []Observation
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError("interference csv", err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		if len(rec) != 5 {
+			return nil, fmt.Errorf("interference csv: line %d: %d fields, want 5 (a,b,c,d,interferes)", line, len(rec))
+		}
+		var q [4]int
+		for i := range 4 {
+			name := strings.TrimSpace(rec[i])
+			v, ok := ids[name]
+			if !ok {
+				return nil, fmt.Errorf("interference csv: line %d, column %d (%s): node %q is not in the RTT matrix", line, i+1, interferenceHeader[i], name)
+			}
+			q[i] = v
+		}
+		if q[0] == q[1] || q[2] == q[3] {
+			return nil, fmt.Errorf("interference csv: line %d: a pair joins a node to itself (%s-%s, %s-%s)", line, rec[0], rec[1], rec[2], rec[3])
+		}
+		var x bool
+		switch strings.ToLower(strings.TrimSpace(rec[4])) {
+		case "true":
+			x = true
+		case "false":
+			x = false
+		default:
+			return nil, fmt.Errorf("interference csv: line %d, column 5 (interferes): %q, want true or false", line, rec[4])
+		}
+		obs = append(obs, Observation{q[0], q[1], q[2], q[3], x})
+	}
+	return obs, nil
+}
+
+// WriteInterferenceCSV writes observations in the format
+// ReadInterferenceCSV reads.
+func WriteInterferenceCSV(w io.Writer, names []string, obs []Observation) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(interferenceHeader); err != nil {
+		return err
+	}
+	for i, o := range obs {
+		for _, v := range []int{o.A, o.B, o.C, o.D} {
+			if v < 0 || v >= len(names) {
+				return fmt.Errorf("interference csv: observation %d names node %d (want [0, %d))", i, v, len(names))
+			}
+		}
+		if err := cw.Write([]string{names[o.A], names[o.B], names[o.C], names[o.D], strconv.FormatBool(o.Interferes)}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvError keeps encoding/csv's line and column (it names them already).
+func csvError(what string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: line %d, column %d: %v", what, pe.Line, pe.Column, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}

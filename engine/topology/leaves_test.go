@@ -1,0 +1,155 @@
+package topology
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func sameGroups(a, b [][]int) bool { return slices.EqualFunc(a, b, slices.Equal) }
+
+// Fig. 4: on the paper's cluster a node's sorted RTTs jump between the 13th
+// and the 14th node, and every node's switch comes out right.
+func TestInferLeavesPaperCluster(t *testing.T) {
+	tr := PaperCluster()
+	rtt := MeasureRTT(tr, DefaultNet(), rand.New(rand.NewPCG(4, 4)))
+	row := slices.Clone(rtt[0])
+	slices.Sort(row)
+	row = row[1:] // own entry
+	gap, at := 0.0, 0
+	for i := 0; i+1 < len(row); i++ {
+		if d := row[i+1] - row[i]; d > gap {
+			gap, at = d, i
+		}
+	}
+	if at != 12 { // 0-based: the 13th and 14th nodes
+		t.Errorf("largest jump after sorted position %d, want 12", at)
+	}
+	g, err := InferLeaves(rtt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameGroups(g, tr.Groups()) {
+		t.Errorf("groups %v, want %v", g, tr.Groups())
+	}
+}
+
+// In a deeper tree every level adds a jump; the paper's "largest change"
+// can pick the wrong one, the first jump above the noise does not.
+func TestInferLeavesDeepTree(t *testing.T) {
+	tr, _ := Generate(4, 3, 4)
+	n := DefaultNet()
+	rtt := MeasureRTT(tr, n, rand.New(rand.NewPCG(8, 8)))
+	g, err := InferLeaves(rtt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameGroups(g, tr.Groups()) {
+		t.Errorf("groups %v, want %v", g, tr.Groups())
+	}
+}
+
+// A planted wrong view: node 5's own measurements are disturbed (a
+// background process on it, the paper's caveat in 2.1). Its row is
+// replaced three ways; the other views outvote it every time.
+func TestInferLeavesPlantedWrongView(t *testing.T) {
+	tr, _ := Generate(3, 3, 4) // 9 switches × 4 nodes
+	rtt := MeasureRTT(tr, DefaultNet(), rand.New(rand.NewPCG(2, 9)))
+	want := tr.Groups()
+	const u = 5
+	for name, corrupt := range map[string]func(v int, x float64) float64{
+		// Sees its mates as far as the other switches under its parent: a
+		// view with the first jump at the second level.
+		"merges": func(v int, x float64) float64 {
+			if tr.Hops(u, v) <= 4 {
+				return 70 + 0.01*float64(v)
+			}
+			return x
+		},
+		// A spike on one mate: a jump inside its own switch.
+		"splits": func(v int, x float64) float64 {
+			if v == 4 {
+				return x + 8
+			}
+			return x
+		},
+		// Garbage.
+		"random": func(v int, x float64) float64 { return 50 + float64((v*37)%41) },
+	} {
+		bad := make([][]float64, len(rtt))
+		for i := range rtt {
+			bad[i] = slices.Clone(rtt[i])
+		}
+		for v := range bad[u] {
+			if v != u {
+				bad[u][v] = corrupt(v, bad[u][v])
+			}
+		}
+		g, err := InferLeaves(bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameGroups(g, want) {
+			t.Errorf("%s: groups %v, want %v", name, g, want)
+		}
+		// The view alone is wrong: the planted row does change it.
+		if one := viewOf(bad, u); slices.Equal(one, want[u/4]) {
+			t.Errorf("%s: the planted view is not wrong: %v", name, one)
+		}
+	}
+}
+
+// viewOf is node u's own proposal, as InferLeaves builds it.
+func viewOf(rtt [][]float64, u int) []int {
+	p, _ := views(rtt)
+	return p[u]
+}
+
+// Noise-free and symmetrised matrices have no noise scale.
+func TestInferLeavesNoNoiseScale(t *testing.T) {
+	tr, _ := Generate(3, 2, 3)
+	n := DefaultNet()
+	n.Noise = 0
+	rtt := MeasureRTT(tr, n, rand.New(rand.NewPCG(1, 1)))
+	if g, _ := InferLeaves(rtt); !sameGroups(g, tr.Groups()) {
+		t.Errorf("noise-free: %v", g)
+	}
+	// Symmetrised noisy two-level cluster: the paper's rule.
+	tr = PaperCluster()
+	rtt = MeasureRTT(tr, DefaultNet(), rand.New(rand.NewPCG(3, 1)))
+	for u := range rtt {
+		for v := u + 1; v < len(rtt); v++ {
+			m := math.Min(rtt[u][v], rtt[v][u])
+			rtt[u][v], rtt[v][u] = m, m
+		}
+	}
+	if g, _ := InferLeaves(rtt); !sameGroups(g, tr.Groups()) {
+		t.Errorf("symmetrised: %v", g)
+	}
+}
+
+func TestInferLeavesSmall(t *testing.T) {
+	if g, err := InferLeaves([][]float64{{0}}); err != nil || !sameGroups(g, [][]int{{0}}) {
+		t.Errorf("one node: %v %v", g, err)
+	}
+	// One switch: no jump.
+	tr, _ := Generate(1, 1, 5)
+	if g, _ := InferLeaves(MeasureRTT(tr, DefaultNet(), rand.New(rand.NewPCG(1, 1)))); !sameGroups(g, [][]int{{0, 1, 2, 3, 4}}) {
+		t.Errorf("one switch: %v", g)
+	}
+	for _, c := range []struct {
+		m    [][]float64
+		want string
+	}{
+		{nil, "empty"},
+		{[][]float64{{0, 1}, {1}}, "row 1 has 1 entries"},
+		{[][]float64{{0, math.NaN()}, {1, 0}}, "RTT[0][1] = NaN"},
+		{[][]float64{{0, -1}, {1, 0}}, "RTT[0][1] = -1"},
+	} {
+		if _, err := InferLeaves(c.m); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("InferLeaves(%v) = %v, want %q", c.m, err, c.want)
+		}
+	}
+}

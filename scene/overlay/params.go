@@ -1,0 +1,110 @@
+package overlay
+
+import (
+	"errors"
+	"strconv"
+
+	"commlab/engine/overlay"
+	"commlab/scene"
+)
+
+// The scene's URL keys: the engine's JSON names (overlay.Params), so a
+// page URL, a gen-report flag and an engine error name a parameter alike.
+const (
+	KeyCache      = "cache"
+	KeyPolicy     = "policy"
+	KeyNodes      = "nodes"
+	KeyProcs      = "procs"
+	KeySwitches   = "switches"
+	KeyIterations = "iterations"
+)
+
+// Scene limits, much narrower than the engine's: the picture gives every
+// process its own place in one row, so MaxProcs keeps a process a few
+// pixels wide at 640x360 and the "all" policy's P(P−1)/2 arcs (1,128 at
+// 48) cheap to draw; MaxCache is the paper's Fig. 5 range; MaxIter keeps
+// a rebuild on a slider move under 100 ms natively at MaxProcs
+// (BenchmarkBuild: 75–90 ms at 48 processes and 4 iterations, nearly all of
+// it the engine's run and its trace; ~5 ms for the defaults).
+const (
+	MaxCache    = 16
+	MinProcs    = 4
+	MaxProcs    = 48
+	MaxNodes    = 24
+	MaxSwitches = 8
+	MaxIter     = 4
+)
+
+// The defaults: a cluster smaller than the paper's 128 processes on 64
+// nodes, one process per node, so that every arc can be told apart, and a
+// cache small enough that it fills and LRU evicts within the first
+// iteration (each process relays to 12 destinations on other switches and
+// may keep DefaultCache shortcuts). Keys is the sort's size: NPB IS class
+// S's 2^16 keys rather than the engine's class A, so that a message is
+// small, the links do not queue hundreds of them, and the connection
+// events spread over the exchange instead of all falling in its first
+// millisecond.
+const (
+	DefaultCache      = 4
+	DefaultNodes      = 20
+	DefaultProcs      = 20
+	DefaultSwitches   = 4
+	DefaultIterations = 2
+	Keys              = 1 << 16
+)
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// Fields are the controls: the cache and the policy first (what the scene
+// is about), then the cluster and the sort's length.
+func Fields() []scene.Field {
+	policies := make([]string, len(overlay.Policies))
+	for i, p := range overlay.Policies {
+		policies[i] = string(p)
+	}
+	return []scene.Field{
+		{Key: KeyCache, Label: "cache C", Help: "shortcuts a process may keep open; when a new one needs room the least recently used is closed (0: relay every time)", Kind: scene.Int, Type: "int", Min: 0, Max: MaxCache, Default: itoa(DefaultCache)},
+		{Key: KeyPolicy, Label: "policy", Help: "static connections: topology (own switch, one per other switch), all (every pair) or random (half of the possible, at random)", Kind: scene.Choice, Type: "choice", Choices: policies, Default: string(overlay.Topology)},
+		{Key: KeyNodes, Label: "nodes", Help: "nodes, spread evenly over the leaf switches", Kind: scene.Int, Type: "int", Min: 2, Max: MaxNodes, Default: itoa(DefaultNodes)},
+		{Key: KeyProcs, Label: "processes", Help: "processes, placed on the nodes in blocks (at least one per node)", Kind: scene.Int, Type: "int", Min: MinProcs, Max: MaxProcs, Default: itoa(DefaultProcs)},
+		{Key: KeySwitches, Label: "switches", Help: "leaf switches under one core switch (at most one per node)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxSwitches, Default: itoa(DefaultSwitches)},
+		{Key: KeyIterations, Label: "iterations", Help: "timed Integer Sort iterations (each one an all-to-all-v key exchange)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxIter, Default: itoa(DefaultIterations)},
+	}
+}
+
+// randomDegree is the random policy's connections per process: half of
+// the possible, as the paper's 64 of 127, rounded down to the even number
+// the engine's circle construction needs.
+func randomDegree(procs int) int { return max(2, procs/2&^1) }
+
+// Params turns field values into the engine's parameters, with Keys keys
+// and the random policy's degree half the possible; every other model
+// constant is the engine's default. A value the engine rejects (a
+// cache of 16 for 8 processes, more switches than nodes) comes back as a
+// *scene.FieldError on the field to change.
+func Params(v scene.Values) (overlay.Params, error) {
+	p := overlay.Default()
+	p.Cache = v.Int(KeyCache)
+	p.Policy = overlay.Policy(v[KeyPolicy])
+	p.Nodes = v.Int(KeyNodes)
+	p.Procs = v.Int(KeyProcs)
+	p.Switches = v.Int(KeySwitches)
+	p.Iterations = v.Int(KeyIterations)
+	p.RandomDegree = randomDegree(p.Procs)
+	p.Keys = Keys
+	return p, fieldError(p.Validate(), v)
+}
+
+// fieldError maps an engine RangeError onto the page's FieldError for the
+// same key. A field the scene does not show keeps the engine's name.
+func fieldError(err error, v scene.Values) error {
+	var re *overlay.RangeError
+	if errors.As(err, &re) {
+		val, ok := v[re.Field]
+		if !ok {
+			val = re.Value
+		}
+		return &scene.FieldError{Key: re.Field, Value: val, Want: re.Want}
+	}
+	return err
+}

@@ -1,0 +1,128 @@
+package overlay
+
+import (
+	"fmt"
+
+	"commlab/engine/overlay"
+	"commlab/engine/trace"
+	"commlab/render"
+	"commlab/scene"
+)
+
+// Scene is the shortcut-creation scene: an Integer Sort's connections on
+// a switch tree, its relayed messages, shortcuts and LRU evictions.
+type Scene struct{}
+
+// New returns the shortcut-creation scene.
+func New() scene.Scene { return Scene{} }
+
+// Info names the scene for the index page.
+func (Scene) Info() scene.Info {
+	return scene.Info{
+		Name:  "overlay",
+		Title: "Shortcut creation: topology-aware connections with an LRU cache",
+		Paper: "Paper 004: dynamic connection management from the inferred network topology (§3, Fig. 2, Fig. 5)",
+		Summary: "Instead of connecting every pair of processes, each process keeps connections " +
+			"chosen from the switch tree: to every process on its own switch and to one on each " +
+			"other switch. A message to a process it has no connection to is relayed through " +
+			"that connection into the destination's switch; after a relayed message the sender " +
+			"opens a direct connection, a shortcut (dashed), and uses it from then on. Each " +
+			"process keeps at most C shortcuts: when a new one needs room, the least recently " +
+			"used is closed (it fades out, crossed). The arcs under the nodes are the " +
+			"connections of an Integer Sort's all-to-all key exchange as it runs; the panel " +
+			"counts open connections per process, shortcuts, evictions and relayed messages. " +
+			"Change the cache size or switch to the paper's \"all\" and \"random\" policies.",
+	}
+}
+
+// Fields are the cache, the policy, the cluster and the sort's length.
+func (Scene) Fields() []scene.Field { return Fields() }
+
+// Build checks every value (a bad one is a *scene.FieldError naming its
+// field, even when a caller skipped parsing) and runs the Integer Sort
+// with a trace. The seed draws the keys and the random policy's
+// connections (scene.RNG(seed, 0)).
+func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
+	if err := scene.CheckValues(sc.Fields(), v); err != nil {
+		return nil, err
+	}
+	p, err := Params(v)
+	if err != nil {
+		return nil, err
+	}
+	tr := new(trace.Trace)
+	res, err := overlay.RunIS(p, scene.RNG(seed, 0), tr)
+	if err != nil {
+		return nil, fieldError(err, v)
+	}
+	if !(res.Time > 0) {
+		return nil, fmt.Errorf("overlay scene: the sort took %v s", res.Time)
+	}
+	cl, err := engineCluster(p)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{p: p, res: res, tr: tr, cl: cl}
+	r.h = newHistory(p.Procs, res, tr)
+	r.steps = append(r.steps, 0)
+	for _, t := range r.h.keySteps {
+		if t > 0 && t <= res.Time {
+			r.steps = append(r.steps, t)
+		}
+	}
+	r.steps = append(r.steps, res.Time)
+	return r, nil
+}
+
+// run is one built scene.
+type run struct {
+	p     overlay.Params
+	res   overlay.Result
+	tr    *trace.Trace
+	cl    *cluster
+	h     *history
+	steps []float64
+}
+
+// End is the Integer Sort's end: its last process finishes its ranking.
+func (r *run) End() float64 { return r.res.Time }
+
+// Steps are the start, every shortcut's open and ready and every eviction,
+// and the end: the step keys move from one connection event to the next.
+func (r *run) Steps() []float64                          { return r.steps }
+func (r *run) Frame(t float64, v scene.View) render.List { l, _ := r.paint(t, v); return l }
+func (r *run) Trace() *trace.Trace                       { return r.tr }
+
+// Numbers are the engine's results: the sort's time, the peak open
+// connections per process (mean and max), the relayed messages, and the
+// shortcuts opened and evicted.
+func (r *run) Numbers() map[string]float64 {
+	return map[string]float64{
+		"time":      r.res.Time,
+		"conn_mean": r.res.ConnMean,
+		"conn_max":  r.res.ConnMax,
+		"relayed":   float64(r.res.Relayed),
+		"shortcuts": float64(r.res.ShortcutsOpened),
+		"evicted":   float64(r.res.Evicted),
+	}
+}
+
+// engineCluster is the cluster overlay.RunIS simulates for p
+// (overlay.Cluster, processes placed by overlay.ProcNode), in the form
+// the picture lays out, so the drawing cannot drift from the engine.
+func engineCluster(p overlay.Params) (*cluster, error) {
+	t, err := overlay.Cluster(p)
+	if err != nil {
+		return nil, err
+	}
+	parent := make([]int, len(t.Switches))
+	on := make([][]int, len(t.Switches))
+	for i, sw := range t.Switches {
+		parent[i], on[i] = sw.Parent, sw.Nodes
+	}
+	procNode := make([]int, p.Procs)
+	for q := range procNode {
+		procNode[q] = overlay.ProcNode(q, p.Procs, p.Nodes)
+	}
+	return newCluster(len(t.Nodes), parent, on, procNode), nil
+}
