@@ -10,24 +10,15 @@ import (
 	"commlab/engine/trace"
 	"commlab/scene"
 	"commlab/scene/butterfly"
+	"commlab/scene/scenetest"
 )
 
 // values returns the scene's defaults with some keys changed.
-func values(set map[string]string) scene.Values {
-	v := scene.Defaults(New().Fields())
-	for k, x := range set {
-		v[k] = x
-	}
-	return v
-}
+func values(set map[string]string) scene.Values { return scenetest.Values(New(), set) }
 
 func build(t testing.TB, set map[string]string, seed uint64) *run {
 	t.Helper()
-	r, err := New().Build(values(set), seed)
-	if err != nil {
-		t.Fatalf("Build(%v, %d): %v", set, seed, err)
-	}
-	return r.(*run)
+	return scenetest.Build(t, New(), set, seed).(*run)
 }
 
 func TestInfoAndFields(t *testing.T) {

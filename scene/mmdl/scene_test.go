@@ -9,24 +9,15 @@ import (
 	"commlab/engine/mmdl"
 	"commlab/engine/trace"
 	"commlab/scene"
+	"commlab/scene/scenetest"
 )
 
 // values returns the scene's defaults with some keys changed.
-func values(set map[string]string) scene.Values {
-	v := scene.Defaults(New().Fields())
-	for k, x := range set {
-		v[k] = x
-	}
-	return v
-}
+func values(set map[string]string) scene.Values { return scenetest.Values(New(), set) }
 
 func build(t testing.TB, set map[string]string) *run {
 	t.Helper()
-	r, err := New().Build(values(set), 1)
-	if err != nil {
-		t.Fatalf("Build(%v): %v", set, err)
-	}
-	return r.(*run)
+	return scenetest.Build(t, New(), set, 1).(*run)
 }
 
 func TestInfoAndFields(t *testing.T) {

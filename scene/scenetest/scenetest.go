@@ -1,7 +1,8 @@
 // Package scenetest holds the checks the scenes' tests share: that a
 // frame's text lies on the canvas, is large enough at 960x540 and never
 // overlaps, that a golden frame is not blank, and the frame benchmarks'
-// timing. It is test support, like render/raster/rastertest, and imports
+// timing, and building a scene from its defaults with a few values changed.
+// It is test support, like render/raster/rastertest, and imports
 // neither os nor the network.
 package scenetest
 
@@ -14,6 +15,7 @@ import (
 
 	"commlab/render"
 	"commlab/render/font"
+	"commlab/scene"
 	"commlab/scene/chart"
 )
 
@@ -133,4 +135,25 @@ func LoopMs(b *testing.B, unit string, f func()) {
 		f()
 	}
 	b.ReportMetric(float64(time.Since(start).Nanoseconds())/1e6/float64(b.N), unit)
+}
+
+// Values returns sc's default values with the keys in set changed: the
+// starting point of every scene test.
+func Values(sc scene.Scene, set map[string]string) scene.Values {
+	v := scene.Defaults(sc.Fields())
+	for k, x := range set {
+		v[k] = x
+	}
+	return v
+}
+
+// Build builds sc with Values(sc, set) and seed, failing t if it does not
+// build.
+func Build(t testing.TB, sc scene.Scene, set map[string]string, seed uint64) scene.Run {
+	t.Helper()
+	r, err := sc.Build(Values(sc, set), seed)
+	if err != nil {
+		t.Fatalf("%s: Build(%v, %d): %v", sc.Info().Name, set, seed, err)
+	}
+	return r
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"commlab/render"
+	"commlab/scene/butterfly"
 )
 
 // recorder keeps the errors a check reports instead of failing the test.
@@ -81,5 +82,16 @@ func TestNotBlank(t *testing.T) {
 	NotBlank(&r, img, map[string]color.Color{"red": red}, 24, 81, "near")
 	if len(r.errs) != 0 {
 		t.Errorf("within 24 levels: %q", r.errs)
+	}
+}
+
+func TestValuesAndBuild(t *testing.T) {
+	sc := butterfly.New()
+	v := Values(sc, map[string]string{"P": "8"})
+	if v["P"] != "8" || len(v) != len(sc.Fields()) {
+		t.Fatalf("Values = %v, want the defaults with P = 8", v)
+	}
+	if r := Build(t, sc, map[string]string{"P": "8", "T": "3"}, 2); !(r.End() > 0) {
+		t.Errorf("built run ends at %v", r.End())
 	}
 }
