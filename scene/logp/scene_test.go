@@ -22,21 +22,7 @@ func build(t testing.TB, set map[string]string, seed uint64) *run {
 
 func TestInfoAndFields(t *testing.T) {
 	sc := New()
-	if in := sc.Info(); in.Name != "logp" || in.Title == "" || in.Paper == "" || in.Summary == "" {
-		t.Errorf("Info = %+v, want name logp and every text filled", in)
-	}
-	fs := sc.Fields()
-	if err := scene.CheckFields(fs); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for _, f := range fs {
-		keys = append(keys, f.Key)
-	}
-	want := []string{"P", "n", "L", "o", "g", "sigma", "gap_sigma", "Ls", "replays"}
-	if !slices.Equal(keys, want) {
-		t.Errorf("field keys %v, want %v", keys, want)
-	}
+	fs := scenetest.CheckInfo(t, sc, "logp", "additions", "P", "n", "L", "o", "g", "sigma", "gap_sigma", "Ls", "replays")
 	// The model's defaults are the engine's (but n, see DefaultN), and the
 	// plan assumes the mean latency: L_s = μ.
 	v := scene.Defaults(fs)

@@ -22,20 +22,7 @@ func build(t testing.TB, set map[string]string) *run {
 
 func TestInfoAndFields(t *testing.T) {
 	sc := New()
-	if in := sc.Info(); in.Name != "mmdl" || in.Title == "" || in.Paper == "" || in.Summary == "" || in.TimeUnit != "" {
-		t.Errorf("Info = %+v, want name mmdl, every text filled, times in seconds", in)
-	}
-	fs := sc.Fields()
-	if err := scene.CheckFields(fs); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for _, f := range fs {
-		keys = append(keys, f.Key)
-	}
-	if want := []string{"procset", "load", "calibrated", "rounds", "latency", "throughput"}; !slices.Equal(keys, want) {
-		t.Errorf("field keys %v, want %v", keys, want)
-	}
+	fs := scenetest.CheckInfo(t, sc, "mmdl", "", "procset", "load", "calibrated", "rounds", "latency", "throughput")
 	// The defaults are the paper's Fig. 4-8 case after calibration.
 	in, err := Instance(scene.Defaults(fs))
 	if err != nil {

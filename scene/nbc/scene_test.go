@@ -21,21 +21,7 @@ func build(t testing.TB, set map[string]string) *run {
 
 func TestInfoAndFields(t *testing.T) {
 	sc := New()
-	if in := sc.Info(); in.Name != "tcc" || in.Title == "" || in.Paper == "" || in.Summary == "" || in.TimeUnit != "" {
-		t.Errorf("Info = %+v, want name tcc, every text filled, times in seconds", in)
-	}
-	fs := sc.Fields()
-	if err := scene.CheckFields(fs); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for _, f := range fs {
-		keys = append(keys, f.Key)
-	}
-	want := []string{"queue", "collectives", "msg", "nodes", "matrix", "cores", "oversubscribe", "test_every", "view"}
-	if !slices.Equal(keys, want) {
-		t.Errorf("field keys %v, want %v", keys, want)
-	}
+	fs := scenetest.CheckInfo(t, sc, "tcc", "", "queue", "collectives", "msg", "nodes", "matrix", "cores", "oversubscribe", "test_every", "view")
 	// Every model constant the scene does not show is the engine's
 	// default; the ones it shows are its defaults.
 	tcc, nbcf, err := Params(scene.Defaults(fs))

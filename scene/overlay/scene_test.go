@@ -21,20 +21,7 @@ func build(t testing.TB, set map[string]string) *run {
 
 func TestInfoAndFields(t *testing.T) {
 	sc := New()
-	if in := sc.Info(); in.Name != "overlay" || in.Title == "" || in.Paper == "" || in.Summary == "" || in.TimeUnit != "" {
-		t.Errorf("Info = %+v, want name overlay, every text filled, times in seconds", in)
-	}
-	fs := sc.Fields()
-	if err := scene.CheckFields(fs); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for _, f := range fs {
-		keys = append(keys, f.Key)
-	}
-	if want := []string{"cache", "policy", "nodes", "procs", "switches", "iterations"}; !slices.Equal(keys, want) {
-		t.Errorf("field keys %v, want %v", keys, want)
-	}
+	fs := scenetest.CheckInfo(t, sc, "overlay", "", "cache", "policy", "nodes", "procs", "switches", "iterations")
 	// Every constant the scene does not show is the engine's default.
 	p, err := Params(scene.Defaults(fs))
 	if err != nil {

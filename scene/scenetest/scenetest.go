@@ -157,3 +157,25 @@ func Build(t testing.TB, sc scene.Scene, set map[string]string, seed uint64) sce
 	}
 	return r
 }
+
+// CheckInfo checks what the index page and the controls need of sc: the
+// name, every text filled, the time unit ("" for seconds), well-formed
+// fields whose keys are exactly keys, in order. It returns the fields.
+func CheckInfo(t testing.TB, sc scene.Scene, name, timeUnit string, keys ...string) []scene.Field {
+	t.Helper()
+	if in := sc.Info(); in.Name != name || in.Title == "" || in.Paper == "" || in.Summary == "" || in.TimeUnit != timeUnit {
+		t.Errorf("Info = %+v, want name %s, every text filled, time unit %q", in, name, timeUnit)
+	}
+	fs := sc.Fields()
+	if err := scene.CheckFields(fs); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]string, len(fs))
+	for i, f := range fs {
+		got[i] = f.Key
+	}
+	if fmt.Sprint(got) != fmt.Sprint(keys) {
+		t.Errorf("%s: field keys %v, want %v", name, got, keys)
+	}
+	return fs
+}
