@@ -14,10 +14,6 @@ const (
 	// mmdlBoundTol is the relative slack of T ≤ makespan ≤ formula: the
 	// simulation adds up thousands of float64 durations.
 	mmdlBoundTol = 1e-9
-	// mmdlAgree is how close (relative) the engine's formula must be to
-	// the paper's simulated time to agree: the paper's Table 4 shows its
-	// own measured times within about 2 % of its calibrated prediction.
-	mmdlAgree = 0.02
 	// mmdlBandTol is the relative slack of the paper's simulated times
 	// against the band [T, formula]: they are printed to 7 digits but
 	// come from the paper's own simulator, whose rounding and round

@@ -2,7 +2,6 @@ package mmdl
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 )
@@ -45,8 +44,6 @@ func (e *RangeError) Error() string {
 }
 
 func fmtF(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // Validate reports the first field outside its range, naming it (and the
 // processor, as mhz[3]).

@@ -39,7 +39,7 @@ type msg struct {
 	src, dst, coll int32 // coll: rank-local collective index (handle)
 	posted         [2]bool
 	rtsIn, dataIn  bool
-	sent, recvd    bool
+	sent           bool
 	lane           [2]int16 // rank 0's lanes that posted the send, the receive
 }
 
@@ -126,7 +126,6 @@ type model struct {
 	msgs     []msg
 	prog     []step
 	rowTime  []float64 // per compute thread
-	rows     []int     // rows of rank 0's threads (ranks differ by ±1 row per thread)
 	rankRows []int
 	shared   bool // oversubscribed: the progress thread shares compute thread w's core
 	w        int

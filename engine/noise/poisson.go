@@ -203,7 +203,7 @@ func (n *Poisson) flightSlow(c *Cursor, i int, s, flight float64) float64 {
 	last := math.NaN()  // the last event the flight met
 	k := 0
 	b := n.bucketOf(from, false)
-	next := math.NaN() // after the loop: first event ≥ end, or a bound
+	var next float64 // after the loop: first event ≥ end, or a bound
 scan:
 	for ; ; b++ {
 		start := float64(b) * n.W

@@ -54,10 +54,6 @@ func (p *path) add(c []vec, sign int) {
 
 func (p *path) polygon(c []vec, sign int) { p.add(c, sign) }
 
-func (p *path) box(x0, y0, x1, y1 float64, sign int) {
-	p.add([]vec{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}, sign)
-}
-
 // segment adds a stroke of half-width h from a to b with butt ends, each
 // end carried on by h when its ext flag is set (a square end, used where a
 // dashed rectangle's edge meets a corner).

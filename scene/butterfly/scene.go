@@ -237,10 +237,6 @@ func (r *Run) Numbers() map[string]float64 {
 	}
 }
 
-// value is x_i, the number process i contributes: small integers, so that
-// every partial sum can be checked by eye.
-func value(i int) int { return i + 1 }
-
 // group returns the processes whose values row's box of process i sums:
 // after stage k, the 2^k processes that share i's bits above k; after the
 // butterfly, all of them.

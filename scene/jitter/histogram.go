@@ -60,8 +60,3 @@ func (h *histogram) bin(x float64) int {
 	b := int((x - h.lo) / (h.hi - h.lo) * Bins)
 	return min(max(b, 0), Bins-1)
 }
-
-// edge is the left edge of bin b (b = Bins gives hi).
-func (h *histogram) edge(b int) float64 {
-	return h.lo + (h.hi-h.lo)*float64(b)/Bins
-}

@@ -47,10 +47,16 @@ func Golden(t testing.TB, path string, got *image.RGBA, update bool, rerun strin
 		t.Fatalf("%s: %v", path, err)
 	}
 	if bad, at := Compare(got, want, Tolerance); bad > 0 {
+		// Keep the picture to look at beside the golden; say so only if
+		// it was written.
 		out := filepath.Join(os.TempDir(), "got-"+filepath.Base(path))
 		var buf bytes.Buffer
-		if err := png.Encode(&buf, got); err == nil {
+		err := png.Encode(&buf, got)
+		if err == nil {
 			err = os.WriteFile(out, buf.Bytes(), 0o644)
+		}
+		if err != nil {
+			out = "(not kept: " + err.Error() + ")"
 		}
 		t.Errorf("%d pixels differ from %s by more than %d (first at %v); got %s; if the change is intended, %s",
 			bad, path, Tolerance, at, out, rerun)
