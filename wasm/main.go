@@ -30,7 +30,8 @@ func run() error {
 	// Keep playing when the iframe of a slide or the page loses focus.
 	ebiten.SetRunnableOnUnfocused(true)
 	// The screen keeps its pixels between frames, so that a paused view is
-	// not repainted 60 times a second.
+	// not repainted 60 times a second and a playing one repaints only what
+	// changed (painter.Paint).
 	ebiten.SetScreenClearedEveryFrame(false)
 	return ebiten.RunGame(g)
 }

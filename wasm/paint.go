@@ -22,6 +22,9 @@ import (
 // merges consecutive DrawTriangles with the same source into one call. Only
 // a heat map (render.Grid) has its own image and breaks the batch.
 //
+// And from how few pixels: a frame repaints only the regions that changed
+// since the last (render.Damage), on a screen that keeps its pixels.
+//
 // Edges are antialiased by feathering (a half-pixel ramp of vertex alpha
 // on either side of every edge) rather than with DrawTrianglesOptions
 // .AntiAlias, which renders through an offscreen buffer on each call.
@@ -39,7 +42,12 @@ type painter struct {
 
 	grids   []*ebiten.Image // one per Grid item, by order in the list, reused
 	gridBuf []byte
-	nGrid   int
+	nGrid   int      // Grid items met so far in this region's pass
+	gridGen []uint64 // the Paint that last uploaded each grid's cells
+	gen     uint64   // Paints so far
+
+	damage render.Damage
+	whole  []image.Rectangle
 }
 
 func newPainter() *painter {
@@ -51,47 +59,70 @@ func newPainter() *painter {
 	return p
 }
 
-// Paint draws l onto dst at scale device pixels per CSS pixel.
+// Paint brings dst up to date with l at scale device pixels per CSS pixel.
+// The screen keeps its pixels between frames (main turns Ebiten's clearing
+// off), so only the regions damage finds changed since the last Paint are
+// filled and painted again, each through a sub-image that clips to it. An
+// animation frame changes a few messages and labels; repainting the whole
+// canvas cost half of a frame's time in software WebGL.
 func (p *painter) Paint(dst *ebiten.Image, l render.List, scale float64) {
-	p.dst, p.scale, p.nGrid = dst, float32(scale), 0
-	dst.Fill(l.Background)
-	for _, it := range l.Items {
-		switch it := it.(type) {
-		case render.Rect:
-			p.rect(it)
-		case render.Line:
-			if it.Stroke.A != 0 {
-				p.stroke(it.From, it.To, it.Style)
-			}
-		case render.Polyline:
-			// Dashes restart at every vertex; the scenes dash only short
-			// guides, where that does not show.
-			if it.Stroke.A != 0 {
-				for i := 1; i < len(it.Points); i++ {
-					p.stroke(it.Points[i-1], it.Points[i], it.Style)
-				}
-			}
-		case render.Arrow:
-			if it.Stroke.A != 0 {
-				sh := it.Shaft()
-				p.stroke(sh.From, sh.To, it.Style)
-			}
-			head := it.Fill
-			if head.A == 0 {
-				head = it.Stroke
-			}
-			if head.A != 0 {
-				p.triangle(it.HeadPoints(), head)
-			}
-		case render.Circle:
-			p.circle(it)
-		case render.Text:
-			p.text(it)
-		case render.Grid:
-			p.grid(it)
-		}
+	p.scale = float32(scale)
+	p.gen++
+	regions, full := p.damage.Next(l, scale, dst.Bounds().Size())
+	if full {
+		regions = append(p.whole[:0], dst.Bounds())
 	}
-	p.flush()
+	for _, r := range regions {
+		p.dst = dst.SubImage(r).(*ebiten.Image)
+		p.dst.Fill(l.Background)
+		p.nGrid = 0
+		for i, it := range l.Items {
+			if _, ok := it.(render.Grid); ok {
+				p.nGrid++ // grids keep their images by order in the list
+			}
+			if full || p.damage.Bounds(i).Overlaps(r) {
+				p.item(it)
+			}
+		}
+		p.flush()
+	}
+}
+
+func (p *painter) item(it render.Item) {
+	switch it := it.(type) {
+	case render.Rect:
+		p.rect(it)
+	case render.Line:
+		if it.Stroke.A != 0 {
+			p.stroke(it.From, it.To, it.Style)
+		}
+	case render.Polyline:
+		// Dashes restart at every vertex; the scenes dash only short
+		// guides, where that does not show.
+		if it.Stroke.A != 0 {
+			for i := 1; i < len(it.Points); i++ {
+				p.stroke(it.Points[i-1], it.Points[i], it.Style)
+			}
+		}
+	case render.Arrow:
+		if it.Stroke.A != 0 {
+			sh := it.Shaft()
+			p.stroke(sh.From, sh.To, it.Style)
+		}
+		head := it.Fill
+		if head.A == 0 {
+			head = it.Stroke
+		}
+		if head.A != 0 {
+			p.triangle(it.HeadPoints(), head)
+		}
+	case render.Circle:
+		p.circle(it)
+	case render.Text:
+		p.text(it)
+	case render.Grid:
+		p.grid(it, p.nGrid-1)
+	}
 }
 
 // flush uploads new glyphs and draws the queued triangles.
@@ -407,15 +438,14 @@ func (p *painter) text(t render.Text) {
 // grid draws a heat map: its cells uploaded as Cols x Rows pixels into a
 // reused image and scaled up with nearest filtering, so that cells stay
 // sharp blocks and a strip of 4096 processes costs one draw.
-func (p *painter) grid(g render.Grid) {
+func (p *painter) grid(g render.Grid, i int) {
 	if g.Cols <= 0 || g.Rows <= 0 || len(g.Cells) != g.Cols*g.Rows {
 		return
 	}
 	p.flush()
-	i := p.nGrid
-	p.nGrid++
 	for len(p.grids) <= i {
 		p.grids = append(p.grids, nil)
+		p.gridGen = append(p.gridGen, 0)
 	}
 	img := p.grids[i]
 	if img == nil || img.Bounds().Dx() != g.Cols || img.Bounds().Dy() != g.Rows {
@@ -424,13 +454,17 @@ func (p *painter) grid(g render.Grid) {
 		}
 		img = ebiten.NewImage(g.Cols, g.Rows)
 		p.grids[i] = img
+		p.gridGen[i] = 0
 	}
-	buf := p.gridBuf[:0]
-	for _, c := range g.Cells {
-		buf = append(buf, c.R, c.G, c.B, c.A)
+	if p.gridGen[i] != p.gen { // once a Paint, however many regions it meets
+		buf := p.gridBuf[:0]
+		for _, c := range g.Cells {
+			buf = append(buf, c.R, c.G, c.B, c.A)
+		}
+		p.gridBuf = buf
+		img.WritePixels(buf)
+		p.gridGen[i] = p.gen
 	}
-	p.gridBuf = buf
-	img.WritePixels(buf)
 	x0, y0 := p.pt(g.Min)
 	x1, y1 := p.pt(g.Max)
 	var op ebiten.DrawImageOptions

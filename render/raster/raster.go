@@ -77,8 +77,9 @@ type Painter struct {
 	glyphs map[glyphKey]glyph
 
 	// per Draw call
-	dst   *image.RGBA
-	scale float64
+	dst     *image.RGBA
+	surface image.Rectangle // dst's bounds, or the whole of what dst is a region of
+	scale   float64
 }
 
 // maxFaces bounds the face cache: a scene uses a handful of sizes, so
@@ -95,13 +96,48 @@ func (p *Painter) Draw(dst *image.RGBA, l render.List, scale float64) {
 	if dst == nil || !(scale > 0) || math.IsInf(scale, 0) {
 		return
 	}
-	p.dst, p.scale = dst, scale
+	p.dst, p.surface, p.scale = dst, dst.Bounds(), scale
 	defer func() { p.dst = nil }()
 	if l.Background.A > 0 {
 		// Go's draw has a fast path for a uniform colour over RGBA.
 		draw.Draw(dst, dst.Bounds(), image.NewUniform(l.Background), image.Point{}, draw.Over)
 	}
-	for _, it := range l.Items {
+	p.items(l.Items, nil, image.Rectangle{})
+}
+
+// Repaint brings dst up to date with l, where dst holds the list last
+// given to d, painted by Repaint at the same scale (or nothing, if d is
+// new): only the regions d finds changed are cleared and painted again,
+// which gives the pixels a clear and a Draw would. dst's bounds must start
+// at the origin, as Image makes them; otherwise everything is repainted.
+//
+// It returns what it repainted, as Damage.Next does: the regions, or full.
+func (p *Painter) Repaint(dst *image.RGBA, l render.List, scale float64, d *render.Damage) (regions []image.Rectangle, full bool) {
+	if dst == nil || !(scale > 0) || math.IsInf(scale, 0) {
+		return nil, false
+	}
+	regions, full = d.Next(l, scale, dst.Bounds().Size())
+	if full || dst.Bounds().Min != (image.Point{}) {
+		draw.Draw(dst, dst.Bounds(), image.Transparent, image.Point{}, draw.Src)
+		p.Draw(dst, l, scale)
+		return nil, true
+	}
+	defer func() { p.dst = nil }()
+	for _, r := range regions {
+		sub := dst.SubImage(r).(*image.RGBA)
+		draw.Draw(sub, r, image.NewUniform(l.Background), image.Point{}, draw.Src)
+		p.dst, p.surface, p.scale = sub, dst.Bounds(), scale
+		p.items(l.Items, d, r)
+	}
+	return regions, false
+}
+
+// items paints items in order; with d, only those whose bounds meet r.
+func (p *Painter) items(items []render.Item, d *render.Damage, r image.Rectangle) {
+	for i, it := range items {
+		if d != nil && !d.Bounds(i).Overlaps(r) {
+			continue
+		}
 		switch it := it.(type) {
 		case render.Rect:
 			p.rect(it)
@@ -266,8 +302,13 @@ func (p *Painter) paint(c color.RGBA) {
 		minX, maxX = math.Min(minX, q.x), math.Max(maxX, q.x)
 		minY, maxY = math.Min(minY, q.y), math.Max(maxY, q.y)
 	}
-	box := image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX)), int(math.Ceil(maxY))).Intersect(p.dst.Bounds())
-	if box.Empty() {
+	// The rasteriser covers the shape within the whole surface, even when
+	// only a region of it is being repainted: its coverage sums depend on
+	// where its box starts, and a region must get the very pixels a full
+	// paint gives it.
+	box := image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX)), int(math.Ceil(maxY))).Intersect(p.surface)
+	vis := box.Intersect(p.dst.Bounds())
+	if vis.Empty() {
 		return
 	}
 	w, h := box.Dx(), box.Dy()
@@ -296,9 +337,9 @@ func (p *Painter) paint(c color.RGBA) {
 	p.mask.Stride, p.mask.Rect = w, image.Rect(0, 0, w, h)
 	p.z.DrawOp = draw.Src
 	p.z.Draw(&p.mask, p.mask.Rect, image.Opaque, image.Point{})
-	for y := range h {
-		row := p.mask.Pix[y*w : (y+1)*w]
-		pix := p.dst.Pix[p.dst.PixOffset(box.Min.X, box.Min.Y+y):]
+	for y := vis.Min.Y; y < vis.Max.Y; y++ {
+		row := p.mask.Pix[(y-box.Min.Y)*w+vis.Min.X-box.Min.X : (y-box.Min.Y)*w+vis.Max.X-box.Min.X]
+		pix := p.dst.Pix[p.dst.PixOffset(vis.Min.X, y):]
 		for x, m := range row {
 			switch {
 			case m == 0:

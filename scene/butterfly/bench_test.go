@@ -2,6 +2,7 @@ package butterfly
 
 import (
 	"fmt"
+	"image"
 	"testing"
 
 	"commlab/render"
@@ -47,4 +48,23 @@ func BenchmarkBuild(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkDamage is what the page's painter spends each frame finding
+// what changed (render.Damage) while P = 64 plays: frames a 60th of a
+// second of the page's clock apart, as the browser paints them.
+func BenchmarkDamage(b *testing.B) {
+	v := scene.View{W: 960, H: 540, Theme: render.Light()}
+	run := build(b, values("P", "64", "T", "6"), 1)
+	const frames = scene.PlaySeconds * 60
+	lists := make([]render.List, frames)
+	for i := range lists {
+		lists[i] = run.Frame(run.End()*float64(i)/frames, v)
+	}
+	var d render.Damage
+	i := 0
+	scenetest.LoopMs(b, "ms/frame", func() {
+		d.Next(lists[i%len(lists)], 1, image.Pt(960, 540))
+		i++
+	})
 }
