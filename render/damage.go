@@ -38,7 +38,9 @@ type Damage struct {
 
 	// scratch for diff
 	keepOld, keepNew []bool
-	v, trace         []int
+	count            map[uint64]occurrence
+	anchors, kept    []anchor
+	tails, back      []int
 	regions          []image.Rectangle
 }
 
@@ -46,6 +48,12 @@ type Damage struct {
 type sig struct {
 	h uint64
 	b image.Rectangle
+	// For a rectangle without dashes: its corners and a hash of its style,
+	// so that one that only grew (a Gantt bar following the playhead)
+	// damages the strip it grew by, not its whole length.
+	box  [4]float64 // Min.X, Min.Y, Max.X, Max.Y
+	look uint64     // 0 for anything else
+	half float64    // half its stroke width, 0 without one
 }
 
 // surface is what, besides the items, decides every pixel.
@@ -59,7 +67,6 @@ type surface struct {
 // than painting both: a region's fixed cost (a draw call, a fill) is worth
 // about regionCost pixels.
 const (
-	maxEdits     = 256     // more inserted or removed items: repaint all
 	maxRegions   = 16      // at most this many regions from Next
 	regionCost   = 64 * 64 // pixels
 	fullFraction = 0.6     // regions covering more of the surface: repaint all
@@ -83,23 +90,55 @@ func (d *Damage) Next(l List, scale float64, size image.Point) (regions []image.
 	surf := surface{size, scale, l.Background}
 	d.cur = d.cur[:0]
 	for _, it := range l.Items {
-		d.cur = append(d.cur, sig{h: hashItem(d.seed, it)})
+		sg := sig{h: hashItem(d.seed, it)}
+		if r, ok := it.(Rect); ok && len(r.Dash) == 0 && r.Min.X <= r.Max.X && r.Min.Y <= r.Max.Y {
+			var h hasher
+			h.style(r.Style)
+			sg.box, sg.look = [4]float64{r.Min.X, r.Min.Y, r.Max.X, r.Max.Y}, h.sum|1
+			if r.Stroke.A != 0 {
+				sg.half = r.StrokeWidth() / 2
+			}
+		}
+		d.cur = append(d.cur, sg)
 	}
 	defer func() { d.prev, d.cur, d.ok, d.surf = d.cur, d.prev, true, surf }()
-	if !d.ok || surf != d.surf || !d.diff() {
+	if !d.ok || surf != d.surf {
 		d.boundAll(l, scale, size)
 		return nil, true
 	}
+	d.diff()
 	d.regions = d.regions[:0]
-	for i, k := range d.keepOld {
-		if !k {
-			d.add(d.prev[i].b)
+	// Walk the hunks between matched items: the old items a hunk removes
+	// and the new ones it inserts. Paired in order, a removed and an
+	// inserted rectangle that differ in one edge alone damage only the
+	// strip that edge swept; whatever else the hunk holds damages its
+	// bounds, old and new. (Inside a hunk, the pair keeps its place among
+	// the matched items; its order among the hunk's others can change, but
+	// those are repainted whole.)
+	for i, j := 0, 0; i < len(d.prev) || j < len(d.cur); {
+		if i < len(d.prev) && j < len(d.cur) && d.keepOld[i] && d.keepNew[j] {
+			i, j = i+1, j+1
+			continue
 		}
-	}
-	for i, k := range d.keepNew {
-		if !k {
-			d.cur[i].b = clip(ItemBounds(l.Items[i], scale), size)
-			d.add(d.cur[i].b)
+		for i < len(d.prev) && !d.keepOld[i] {
+			if j < len(d.cur) && !d.keepNew[j] {
+				d.cur[j].b = clip(ItemBounds(l.Items[j], scale), size)
+				if strip, ok := grown(d.prev[i], d.cur[j], scale); ok {
+					d.add(clip(strip, size))
+				} else {
+					d.add(d.prev[i].b)
+					d.add(d.cur[j].b)
+				}
+				i, j = i+1, j+1
+				continue
+			}
+			d.add(d.prev[i].b)
+			i++
+		}
+		for j < len(d.cur) && !d.keepNew[j] {
+			d.cur[j].b = clip(ItemBounds(l.Items[j], scale), size)
+			d.add(d.cur[j].b)
+			j++
 		}
 	}
 	area := 0
@@ -115,6 +154,39 @@ func (d *Damage) Next(l List, scale float64, size image.Point) (regions []image.
 // Bounds is the device-pixel bounds, within the surface, of item i of the
 // list last given to Next.
 func (d *Damage) Bounds(i int) image.Rectangle { return d.prev[i].b }
+
+// grown returns the device-pixel strip where rectangles a and b differ,
+// when they have one style and differ in a single edge: the band between
+// that edge's two positions, as long as the other side, widened by the
+// stroke and the antialiasing margin.
+func grown(a, b sig, scale float64) (image.Rectangle, bool) {
+	if a.look == 0 || a.look != b.look || a.half != b.half {
+		return image.Rectangle{}, false
+	}
+	edge := -1
+	for k := range 4 {
+		if a.box[k] != b.box[k] {
+			if edge >= 0 {
+				return image.Rectangle{}, false
+			}
+			edge = k
+		}
+	}
+	if edge < 0 {
+		return image.Rectangle{}, false // same geometry and style: not a growth
+	}
+	var bb bbox
+	lo, hi := min(a.box[edge], b.box[edge]), max(a.box[edge], b.box[edge])
+	if edge%2 == 0 { // a vertical edge moved: x in [lo, hi], y along it
+		bb.point(Point{lo, a.box[1]})
+		bb.point(Point{hi, a.box[3]})
+	} else {
+		bb.point(Point{a.box[0], lo})
+		bb.point(Point{a.box[2], hi})
+	}
+	bb.grow(a.half)
+	return bb.device(scale), true
+}
 
 func (d *Damage) boundAll(l List, scale float64, size image.Point) {
 	for i, it := range l.Items {
@@ -164,93 +236,100 @@ func (d *Damage) add(r image.Rectangle) {
 
 func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
 
-// diff matches d.prev against d.cur with Myers' algorithm, marking in
-// keepOld and keepNew the items of a longest common subsequence of their
-// hashes; matched items carry their bounds over. It reports false when the
-// lists differ by more than maxEdits insertions and removals.
-func (d *Damage) diff() bool {
+// diff matches d.prev against d.cur, marking in keepOld and keepNew the
+// items of a common subsequence of their hashes (matched items carry their
+// bounds over). It is patience diff: the items found once in each list
+// anchor the match, the longest run of anchors in the same order in both
+// is kept, and the gaps between kept anchors are matched from both ends.
+// That takes O(n log n) however many items changed, where Myers' diff,
+// minimal but O(n·edits), slowed to milliseconds on a Gantt chart whose
+// every bar grows each frame.
+func (d *Damage) diff() {
 	a, b := d.prev, d.cur
 	d.keepOld = resize(d.keepOld, len(a))
 	d.keepNew = resize(d.keepNew, len(b))
-	// The common prefix and suffix, which is most of a frame, directly.
-	lo := 0
-	for lo < len(a) && lo < len(b) && a[lo].h == b[lo].h {
-		d.match(lo, lo)
-		lo++
+	if d.count == nil {
+		d.count = map[uint64]occurrence{}
 	}
-	ea, eb := len(a), len(b)
-	for ea > lo && eb > lo && a[ea-1].h == b[eb-1].h {
-		ea, eb = ea-1, eb-1
-		d.match(ea, eb)
+	clear(d.count)
+	for i, s := range a {
+		o := d.count[s.h]
+		o.old, o.at = min(o.old+1, 2), int32(i)
+		d.count[s.h] = o
 	}
-	a, b = a[lo:ea], b[lo:eb]
-	n, m := len(a), len(b)
-	if n == 0 || m == 0 {
-		return n+m <= maxEdits
+	for _, s := range b {
+		o := d.count[s.h]
+		o.new = min(o.new+1, 2)
+		d.count[s.h] = o
 	}
-	// V[k] is the furthest x reached on diagonal k = x - y; trace keeps V
-	// as it was before each round d, for the walk back.
-	width := 2*maxEdits + 3
-	off := maxEdits + 1
-	d.v = resizeInts(d.v, width)
-	d.trace = d.trace[:0]
-	v := d.v
-	v[off+1] = 0
-	for e := 0; e <= maxEdits; e++ {
-		d.trace = append(d.trace, v...)
-		for k := -e; k <= e; k += 2 {
-			var x int
-			if k == -e || (k != e && v[off+k-1] < v[off+k+1]) {
-				x = v[off+k+1] // down: b[y] inserted
-			} else {
-				x = v[off+k-1] + 1 // right: a[x] removed
-			}
-			y := x - k
-			for x < n && y < m && a[x].h == b[y].h {
-				x, y = x+1, y+1
-			}
-			v[off+k] = x
-			if x >= n && y >= m {
-				d.walkBack(e, n, m, lo, width, off)
-				return true
-			}
+	d.anchors = d.anchors[:0]
+	for j, s := range b {
+		if o := d.count[s.h]; o.old == 1 && o.new == 1 {
+			d.anchors = append(d.anchors, anchor{int(o.at), j})
 		}
 	}
-	return false
+	x, y := 0, 0 // where the gap before the next kept anchor starts
+	for _, an := range append(d.increasing(), anchor{len(a), len(b)}) {
+		// The gap a[x:an.i], b[y:an.j]: equal items from its start, then
+		// from its end.
+		for x < an.i && y < an.j && a[x].h == b[y].h {
+			d.match(x, y)
+			x, y = x+1, y+1
+		}
+		for ex, ey := an.i, an.j; ex > x && ey > y && a[ex-1].h == b[ey-1].h; ex, ey = ex-1, ey-1 {
+			d.match(ex-1, ey-1)
+		}
+		if an.i < len(a) {
+			d.match(an.i, an.j)
+		}
+		x, y = an.i+1, an.j+1
+	}
 }
 
-// walkBack follows the diff of e edits back from (n, m), marking the
-// diagonal moves (matched items) of the middle part that starts at lo.
-func (d *Damage) walkBack(e, n, m, lo, width, off int) {
-	x, y := n, m
-	for ; e > 0; e-- {
-		v := d.trace[e*width : (e+1)*width]
-		k := x - y
-		var pk int
-		if k == -e || (k != e && v[off+k-1] < v[off+k+1]) {
-			pk = k + 1
+// occurrence counts a hash in the old and the new list (up to 2: once or
+// more), with its index in the old one.
+type occurrence struct {
+	old, new uint8
+	at       int32
+}
+
+// anchor is an item found once in each list: at i in the old, j in the new.
+type anchor struct{ i, j int }
+
+// increasing returns the longest subsequence of d.anchors (in new-list
+// order) whose old indices increase too: patience sorting, O(k log k).
+func (d *Damage) increasing() []anchor {
+	an := d.anchors
+	d.tails, d.back = d.tails[:0], resizeInts(d.back, len(an))
+	for k, a := range an {
+		// The first pile whose top has an old index at or above a's.
+		lo, hi := 0, len(d.tails)
+		for lo < hi {
+			mid := (lo + hi) / 2
+			if an[d.tails[mid]].i < a.i {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		d.back[k] = -1
+		if lo > 0 {
+			d.back[k] = d.tails[lo-1]
+		}
+		if lo == len(d.tails) {
+			d.tails = append(d.tails, k)
 		} else {
-			pk = k - 1
+			d.tails[lo] = k
 		}
-		px := v[off+pk]
-		py := px - pk
-		// The snake after the edit: from the point the edit reached.
-		sx, sy := px, py
-		if pk == k+1 {
-			sy++
-		} else {
-			sx++
-		}
-		for x > sx && y > sy {
-			x, y = x-1, y-1
-			d.match(lo+x, lo+y)
-		}
-		x, y = px, py
 	}
-	for x > 0 && y > 0 {
-		x, y = x-1, y-1
-		d.match(lo+x, lo+y)
+	d.kept = d.kept[:0]
+	if len(d.tails) > 0 {
+		for k := d.tails[len(d.tails)-1]; k >= 0; k = d.back[k] {
+			d.kept = append(d.kept, an[k])
+		}
 	}
+	slices.Reverse(d.kept)
+	return d.kept
 }
 
 func (d *Damage) match(i, j int) {
@@ -298,7 +377,7 @@ func ItemBounds(it Item, scale float64) image.Rectangle {
 		for _, p := range it.Points {
 			bb.point(p)
 		}
-		bb.grow(it.StrokeWidth() * miterLimit)
+		bb.grow(polylinePad(it))
 	case Arrow:
 		bb.point(it.From)
 		bb.point(it.To)
@@ -336,9 +415,34 @@ func ItemBounds(it Item, scale float64) image.Rectangle {
 	return bb.device(scale)
 }
 
-// miterLimit is how far past a polyline's vertex a mitre may reach, in
-// stroke widths (canvas's default, which the backends follow).
+// miterLimit bounds a mitred join: one whose mitre (from the inner to the
+// outer corner) is longer than this many stroke widths is bevelled
+// (canvas's default, which the backends follow).
 const miterLimit = 10
+
+// polylinePad is how far a polyline's stroke may reach beyond its points:
+// a stroke width, or further at a sharp mitred join, h/cos(θ/2) for a half
+// width h and a turn of θ. A smooth curve's joins add next to nothing,
+// where the limit alone (ten widths) would pad every curve by twenty
+// pixels.
+func polylinePad(pl Polyline) float64 {
+	w := pl.StrokeWidth()
+	pad, h := w, w/2
+	for i := 1; i+1 < len(pl.Points); i++ {
+		a, v, b := pl.Points[i-1], pl.Points[i], pl.Points[i+1]
+		ux, uy := v.X-a.X, v.Y-a.Y
+		wx, wy := b.X-v.X, b.Y-v.Y
+		n1, n2 := math.Hypot(ux, uy), math.Hypot(wx, wy)
+		if !(n1 > 0 && n2 > 0) {
+			continue
+		}
+		cosHalf := math.Sqrt(max(0, (1+(ux*wx+uy*wy)/(n1*n2))/2))
+		if cosHalf > 1/float64(miterLimit) {
+			pad = max(pad, h/cosHalf)
+		}
+	}
+	return pad
+}
 
 // antialias is the margin, in device pixels, for edges that backends
 // feather or snap to the pixel grid.
