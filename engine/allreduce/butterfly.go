@@ -353,6 +353,17 @@ func butterflyRun(ps []proc, start, npairs, m, lowMask int, tcomm, work, mx floa
 	if lowMask == -1 {
 		return butterflyRunContiguous(ps[start:start+npairs], ps[start+m:start+m+npairs], start, tcomm, work, mx, slow, n, all)
 	}
+	if !all {
+		if mx, n, ok := butterflyRunStrided(ps, start, npairs, m, tcomm, work, mx, slow, n); ok {
+			return mx, n
+		}
+	}
+	return butterflyRunStridedGo(ps, start, npairs, m, lowMask, tcomm, work, mx, slow, n, all)
+}
+
+// butterflyRunStridedGo is butterflyRun's loop over a strided run, the
+// reference for the SSE2 sweeps on amd64 and the kernel elsewhere.
+func butterflyRunStridedGo(ps []proc, start, npairs, m, lowMask int, tcomm, work, mx float64, slow []int32, n int, all bool) (float64, int) {
 	for q := range npairs {
 		i := start + (q&lowMask | (q&^lowMask)<<1)
 		a, b := &ps[i], &ps[i+m]
@@ -441,6 +452,17 @@ func redundantRun(ps []proc, start, npairs, m, lowMask int, flight, mx float64, 
 	if lowMask == -1 {
 		return redundantRunContiguous(ps[start:start+npairs], ps[start+m:start+m+npairs], start, flight, mx, slow, n, all)
 	}
+	if !all {
+		if mx, n, ok := redundantRunStrided(ps, start, npairs, m, flight, mx, slow, n); ok {
+			return mx, n
+		}
+	}
+	return redundantRunStridedGo(ps, start, npairs, m, lowMask, flight, mx, slow, n, all)
+}
+
+// redundantRunStridedGo is redundantRun's loop over a strided run, as
+// butterflyRunStridedGo is butterflyRun's.
+func redundantRunStridedGo(ps []proc, start, npairs, m, lowMask int, flight, mx float64, slow []int32, n int, all bool) (float64, int) {
 	for q := range npairs {
 		i := start + (q&lowMask | (q&^lowMask)<<1)
 		a, b := &ps[i], &ps[i+m]
@@ -463,16 +485,19 @@ func redundantRun(ps []proc, start, npairs, m, lowMask int, flight, mx float64, 
 	return mx, n
 }
 
-// butterflyRunContiguous is butterflyRun over a contiguous run: pairs
+// butterflyRunContiguousGo is butterflyRun over a contiguous run: pairs
 // (pa[j], pb[j]), the lower member at index start+j. Sub-slices of equal
 // length let the compiler drop the bounds checks and the index arithmetic.
+// On amd64, butterflyRunContiguous runs it two pairs at a time in SSE2
+// (butterfly_amd64.s); this is the reference, and the kernel elsewhere
+// (wasm included).
 //
 // Its loop body repeats butterflyRun's on purpose, as redundantRunContiguous
 // repeats redundantRun's: sharing the pair step through an inlined helper
 // cost 4 % more instructions and 3-10 % more time (measured), and this loop
 // is the one the benchmark targets. Change both bodies together;
 // TestMatchesReference checks them against the plain recurrence.
-func butterflyRunContiguous(pa, pb []proc, start int, tcomm, work, mx float64, slow []int32, n int, all bool) (float64, int) {
+func butterflyRunContiguousGo(pa, pb []proc, start int, tcomm, work, mx float64, slow []int32, n int, all bool) (float64, int) {
 	pb = pb[:len(pa)]
 	for j := range pa {
 		a, b := &pa[j], &pb[j]
@@ -495,9 +520,9 @@ func butterflyRunContiguous(pa, pb []proc, start int, tcomm, work, mx float64, s
 	return mx, n
 }
 
-// redundantRunContiguous is redundantRun over a contiguous run, as
-// butterflyRunContiguous is for the butterfly.
-func redundantRunContiguous(pa, pb []proc, start int, flight, mx float64, slow []int32, n int, all bool) (float64, int) {
+// redundantRunContiguousGo is redundantRun over a contiguous run, as
+// butterflyRunContiguousGo is for the butterfly.
+func redundantRunContiguousGo(pa, pb []proc, start int, flight, mx float64, slow []int32, n int, all bool) (float64, int) {
 	pb = pb[:len(pa)]
 	for j := range pa {
 		a, b := &pa[j], &pb[j]

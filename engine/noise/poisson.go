@@ -85,9 +85,8 @@ func (n *Poisson) count(i int, b int64) int {
 // returns them.
 func (n *Poisson) bucket(i int, b int64, buf *[maxPerBucket]float64) []float64 {
 	ev := buf[:n.count(i, b)]
-	base := float64(b)
 	for k := range ev {
-		x := float64(base+n.key.Float64(streamNetPos, uint64(i), uint64(b)<<5|uint64(k))) * n.W
+		x := n.eventAt(i, b, k)
 		j := k // insertion sort: a bucket holds at most a few events
 		for j > 0 && ev[j-1] > x {
 			ev[j] = ev[j-1]
@@ -96,6 +95,11 @@ func (n *Poisson) bucket(i int, b int64, buf *[maxPerBucket]float64) []float64 {
 		ev[j] = x
 	}
 	return ev
+}
+
+// eventAt is the time of event k (in drawing order) of bucket b of port i.
+func (n *Poisson) eventAt(i int, b int64, k int) float64 {
+	return float64(float64(b)+n.key.Float64(streamNetPos, uint64(i), uint64(b)<<5|uint64(k))) * n.W
 }
 
 // NextEvent returns the first noise event of port i at a time ≥ t (t ≥ 0).
@@ -158,8 +162,20 @@ func (c *Cursor) Advance(t float64) {
 func (n *Poisson) QuietFrom(i int, t, horizon float64) Cursor {
 	// At time 0 with an empty first bucket reaching the horizon (the common
 	// start of a run), one hash settles it.
-	if t == 0 && horizon <= n.W && n.count(i, 0) == 0 {
-		return Cursor{At: 0, Next: n.W, after: math.NaN()}
+	if t == 0 {
+		// The first event is the earliest of bucket 0's, if it has any:
+		// drawn here directly, without scan's sort of the bucket.
+		cnt := n.count(i, 0)
+		if cnt == 0 && horizon <= n.W {
+			return Cursor{At: 0, Next: n.W, after: math.NaN()}
+		}
+		if cnt > 0 {
+			first := math.Inf(1)
+			for k := range cnt {
+				first = min(first, n.eventAt(i, 0, k))
+			}
+			return Cursor{At: 0, Next: first, after: math.NaN()}
+		}
 	}
 	return Cursor{At: t, Next: n.scan(i, t, false, horizon), after: math.NaN()}
 }
