@@ -33,7 +33,7 @@ const (
 // table with each target and PASS or FAIL: the wasm's size raw, gzip -9
 // and brotli 11; the first frame after navigation with a cold cache
 // (median of 5 fresh browsers); frames per second while playing P = 64 at
-// 960x540. These are measurements, not assertions, so they run only under
+// 960x540, and, without a target, each other scene at its defaults. These are measurements, not assertions, so they run only under
 // COMMLAB_BENCH=1 (`make bench`), never in `make test`, and a number over
 // its target prints FAIL without failing the test.
 func TestPageNumbers(t *testing.T) {
@@ -78,10 +78,25 @@ func TestPageNumbers(t *testing.T) {
 
 	var fps float64
 	size := "?"
-	t.Run("frames per second", func(t *testing.T) { fps, size = framesPerSecond(t, base) })
+	t.Run("frames per second", func(t *testing.T) {
+		fps, size = framesPerSecond(t, base, "butterfly", map[string]any{"P": 64, "loop": true})
+	})
 	rows = append(rows, benchRow{
 		"frames/s playing P=64 at " + size, fmt.Sprintf("%.1f", fps), fmt.Sprintf("≥ %d", minFPS), verdict(fps >= minFPS),
 	})
+	// The other scenes at their defaults: no target, but a scene that
+	// repaints most of its canvas every frame shows here.
+	for _, sc := range scenes(t) {
+		name := sc.Info().Name
+		if name == "butterfly" {
+			continue
+		}
+		var f float64
+		t.Run("frames per second "+name, func(t *testing.T) {
+			f, size = framesPerSecond(t, base, name, map[string]any{"loop": true})
+		})
+		rows = append(rows, benchRow{fmt.Sprintf("frames/s playing %s (defaults) at %s", name, size), fmt.Sprintf("%.1f", f), "", ""})
+	}
 
 	rows = append(rows, displayListRows(t)...)
 
@@ -211,11 +226,11 @@ func firstFrame(t *testing.T, base string) (ms float64, browser string) {
 	return ms, browser
 }
 
-// framesPerSecond plays P = 64 with loop on in a fresh browser whose
-// viewport is 960x540, with the scene embedded so its canvas fills it, and
-// counts the page's draws over fpsWindow after a second of warm-up. It
-// returns frames per second and the canvas size it measured at.
-func framesPerSecond(t *testing.T, base string) (fps float64, size string) {
+// framesPerSecond plays a scene with params set (loop on) in a fresh
+// browser whose viewport is 960x540, with the scene embedded so its canvas
+// fills it, and counts the page's draws over fpsWindow after a second of
+// warm-up. It returns frames per second and the canvas size it measured at.
+func framesPerSecond(t *testing.T, base, scene string, params map[string]any) (fps float64, size string) {
 	t.Helper()
 	s := newBrowserSession(t, base, 960, 540)
 	// A headless window's viewport can differ from its size by the
@@ -223,10 +238,10 @@ func framesPerSecond(t *testing.T, base string) (fps float64, size string) {
 	if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(960, 540)); err != nil {
 		t.Fatal(err)
 	}
-	s.open("scene.html?scene=butterfly&embed=1&loop=1")
+	s.open("scene.html?scene=" + scene + "&embed=1&loop=1")
 	s.waitFor("the first frame", ready, bootTimeout)
-	if r := s.setParams(map[string]any{"P": 64, "loop": true}); !r.OK {
-		t.Fatalf("setParams({P: 64, loop: true}) = %+v", r)
+	if r := s.setParams(params); !r.OK {
+		t.Fatalf("setParams(%v) = %+v", params, r)
 	}
 	eval[any](s, `window.commlab.play()`)
 	time.Sleep(time.Second)
