@@ -19,8 +19,8 @@ import (
 // whole list again costs every item's triangles and a fill of the whole
 // canvas; in software WebGL that was half of a frame's time.
 //
-// Next matches the new list against the last one with Myers' diff over the
-// items' hashes. Items that keep their order in both lists paint the same
+// Next matches the new list against the last one with a patience diff over
+// the items' hashes. Items that keep their order in both lists paint the same
 // pixels in the same order, so the picture can differ only where an item
 // was removed or inserted: the union of those items' bounds. Repainting a
 // region means filling it with the background and painting, clipped to it,
@@ -242,8 +242,8 @@ func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
 // anchor the match, the longest run of anchors in the same order in both
 // is kept, and the gaps between kept anchors are matched from both ends.
 // That takes O(n log n) however many items changed, where Myers' diff,
-// minimal but O(n·edits), slowed to milliseconds on a Gantt chart whose
-// every bar grows each frame.
+// minimal but O(n·edits), had to give up (and repaint everything) on a
+// Gantt chart whose every bar grows each frame.
 func (d *Damage) diff() {
 	a, b := d.prev, d.cur
 	d.keepOld = resize(d.keepOld, len(a))
