@@ -58,10 +58,11 @@ type cellView struct {
 }
 
 type findingView struct {
-	Claim    string
-	Verdict  Verdict
-	Class    string
-	Evidence []string
+	Claim       string
+	Verdict     Verdict
+	Class       string
+	Paper, Ours string
+	Evidence    []string
 }
 
 // paragraphs splits plain text at blank lines, dropping empty paragraphs.
@@ -171,7 +172,7 @@ func buildItem(it item) (v itemView, csvData, jsonData []byte, err error) {
 		v = itemView{Kind: "findings", Title: it.findings.Title}
 		for _, f := range it.findings.Items {
 			v.Findings = append(v.Findings, findingView{
-				Claim: f.Claim, Verdict: f.Verdict, Class: verdictClass(f.Verdict), Evidence: paragraphs(f.Evidence),
+				Claim: f.Claim, Verdict: f.Verdict, Class: verdictClass(f.Verdict), Paper: f.Paper, Ours: f.Ours, Evidence: paragraphs(f.Evidence),
 			})
 		}
 		return

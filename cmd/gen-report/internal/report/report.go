@@ -103,9 +103,14 @@ const (
 )
 
 // Finding is one claim of the paper and what the simulation says about it.
+// Paper and Ours put the paper's number beside ours: Paper as the paper gives
+// it (quoted, with its figure or table), Ours computed from the report's own
+// data, never typed in. Both are optional for a finding with no number.
 type Finding struct {
 	Claim    string
 	Verdict  Verdict
+	Paper    string // the paper's number, e.g. "about 10x (Fig. 9)"
+	Ours     string // ours, computed from the data, e.g. "8.7x"
 	Evidence string
 }
 

@@ -141,9 +141,9 @@ func demo() (Index, []Page) {
 				&Table{ID: "demo-table", Title: "Table 2  Paper vs simulation", Header: []string{"P", "paper (µs)", "simulated (µs)"},
 					Rows: [][]string{{"1024", "12.5", "12.9"}, {"4096", "20.1", "19.4"}}},
 				Findings{Title: "Findings", Items: []Finding{
-					{"Redundant exchanges hide jitter.", Reproduced, "Fig. 5: the slowdown stays below 2 for jitter up to 10^-1."},
-					{"The gain grows with P.", PartlyReproduced, "Up to 2^12 only; beyond, the network noise dominates."},
-					{"Noise never helps.", NotReproduced, "Fig. 6 has positive gains at small P."},
+					{Claim: "Redundant exchanges hide jitter.", Verdict: Reproduced, Paper: "below 2", Ours: "1.7", Evidence: "Fig. 5: the slowdown stays below 2 for jitter up to 10^-1."},
+					{Claim: "The gain grows with P.", Verdict: PartlyReproduced, Evidence: "Up to 2^12 only; beyond, the network noise dominates."},
+					{Claim: "Noise never helps.", Verdict: NotReproduced, Evidence: "Fig. 6 has positive gains at small P."},
 				}},
 			}},
 		},
