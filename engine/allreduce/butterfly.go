@@ -91,17 +91,20 @@ func (s *Simulator) Run(p Params, rng *rand.Rand, rec *trace.Trace) (Result, err
 	var net *noise.Poisson
 	var err error
 	if p.OSJitter {
-		if osn, err = noise.NewPeriodic(p.Period, p.Duration, p.CoScheduled, key); err != nil {
+		if osn, err = noise.NewPeriodic(p.Period, p.Duration, onsets[p.OSPhase], p.CoScheduled, key); err != nil {
 			return Result{}, err
 		}
 	}
 	if p.NetNoise {
-		if net, err = noise.NewPoisson(p.Period, p.Duration, p.NoJitterTime(), key); err != nil {
+		if net, err = noise.NewPoisson(p.NetMean(), p.Duration, p.NoJitterTime(), key); err != nil {
 			return Result{}, err
 		}
 	}
 	return s.run(p, osn, net, rec), nil
 }
+
+// onsets maps the model's OSPhase to the noise package's Onset.
+var onsets = [...]noise.Onset{PhaseFirst: noise.FirstAtPhase, PhaseStationary: noise.Stationary}
 
 // run is Run after validation, with the noise models given (nil = off).
 // Tests call it with hand-placed OS windows.

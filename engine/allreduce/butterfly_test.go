@@ -86,26 +86,36 @@ func TestHandCases(t *testing.T) {
 }
 
 // reference is the spec's recurrence written plainly: stage-major, no
-// blocking, no cursors; OS windows found by floor division and network
-// events by scanning from the first event at or after the send.
+// blocking, no fast path; OS windows walked one period at a time and
+// network events scanned from the first event at or after the send.
 func reference(p Params, osn *noise.Periodic, net *noise.Poisson) []float64 {
 	k := p.K()
 	f := make([]float64, p.P)
+	// Window m of process i starts at FirstWindow(i) + period + ... +
+	// period (m additions), as in the noise package: written as φ + m·period
+	// it would differ in the last bits. wins[i] is the latest window start
+	// not after the last ready time of process i (ready times only grow).
+	var wins []float64
+	if osn != nil {
+		wins = make([]float64, p.P)
+		for i := range wins {
+			wins[i] = osn.FirstWindow(i)
+		}
+	}
 	finish := func(i int, s, c float64) float64 {
 		if osn == nil {
 			return s + c
 		}
-		phi, per, d := osn.Phase(i), osn.Period, osn.Duration
-		m := math.Floor((s - phi) / per)
-		w := phi + m*per
-		if w+d <= s { // guard the division's rounding
-			w += per
+		per, d := osn.Period, osn.Duration
+		for wins[i]+per <= s {
+			wins[i] += per
 		}
-		if w <= s {
+		w := wins[i]
+		if w <= s && s < w+d { // ready inside a window: wait for its end
 			s = w + d
 		}
 		end := s + c
-		for w = phi + math.Floor((s-phi)/per)*per; ; w += per {
+		for ; ; w += per {
 			if w < s {
 				continue
 			}
@@ -155,12 +165,12 @@ func noises(t testing.TB, p Params, key noise.Key) (*noise.Periodic, *noise.Pois
 	var net *noise.Poisson
 	var err error
 	if p.OSJitter {
-		if osn, err = noise.NewPeriodic(p.Period, p.Duration, p.CoScheduled, key); err != nil {
+		if osn, err = noise.NewPeriodic(p.Period, p.Duration, onsets[p.OSPhase], p.CoScheduled, key); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if p.NetNoise {
-		if net, err = noise.NewPoisson(p.Period, p.Duration, p.NoJitterTime(), key); err != nil {
+		if net, err = noise.NewPoisson(p.NetMean(), p.Duration, p.NoJitterTime(), key); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -181,6 +191,10 @@ func randomParams(r *rand.Rand, minK, maxK int) Params {
 	}
 	if r.IntN(4) == 0 {
 		p.SendOverhead = p.Alpha * r.Float64()
+	}
+	p.OSPhase = OSPhase(r.IntN(2))
+	if r.IntN(8) == 0 {
+		p.NetWait = WaitInverse
 	}
 	return p
 }
@@ -312,6 +326,9 @@ func TestValidate(t *testing.T) {
 		{"T", func(p *Params) { p.T = 13 }},
 		{"T", func(p *Params) { p.T = -1 }},
 		{"send_overhead", func(p *Params) { p.SendOverhead = -1 }},
+		{"os_phase", func(p *Params) { p.OSPhase = 2 }},
+		{"net_wait", func(p *Params) { p.NetWait = 7 }},
+		{"period", func(p *Params) { p.NetWait, p.Period, p.Duration = WaitInverse, 1e-13, 1e-14 }},
 	} {
 		p := Default()
 		tc.edit(&p)

@@ -14,24 +14,22 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current code")
 
-// TestGolden pins seeded outputs. `make test` runs it natively and under
-// js/wasm (node), so both must produce these exact bits: that is what lets a
-// browser scene and a report agree on a seed. Refresh with -update only for
-// a deliberate model change, never by hand.
-func TestGolden(t *testing.T) {
-	type gcase struct {
-		Name   string   `json:"name"`
-		Params Params   `json:"params"`
-		Seed   uint64   `json:"seed"`
-		ByT    []string `json:"by_T"` // exact: strconv 'g' -1 round-trips every bit
-	}
-	base := Default()
+// gcase is one pinned run.
+type gcase struct {
+	Name   string   `json:"name"`
+	Params Params   `json:"params"`
+	Seed   uint64   `json:"seed"`
+	ByT    []string `json:"by_T"` // exact: strconv 'g' -1 round-trips every bit
+}
+
+// goldenCases are the pinned runs, each from Default() edited.
+func goldenCases() []gcase {
 	mk := func(name string, edit func(*Params)) gcase {
-		p := base
+		p := Default()
 		edit(&p)
 		return gcase{Name: name, Params: p}
 	}
-	cases := []gcase{
+	return []gcase{
 		mk("paper defaults P=4096", func(p *Params) {}),
 		mk("P=2", func(p *Params) { p.P, p.T = 2, 1 }),
 		mk("OS jitter only, P=256", func(p *Params) { p.P, p.T, p.NetNoise = 256, 8, false }),
@@ -40,7 +38,34 @@ func TestGolden(t *testing.T) {
 		mk("set C heavy jitter, P=512", func(p *Params) { p.P, p.T, p.Duration = 512, 9, 1e-4 }),
 		mk("send overhead, P=64", func(p *Params) { p.P, p.T, p.SendOverhead = 64, 6, 2e-7 }),
 		mk("two blocking passes, P=2^15", func(p *Params) { p.P, p.T = 1<<15, 15 }),
+		mk("network wait 1/period, long messages", func(p *Params) { p.P, p.T, p.N, p.NetWait = 256, 8, 1e6, WaitInverse }),
+		mk("fewer exchanges than stages, P=4096 T=3", func(p *Params) { p.T = 3 }),
 	}
+}
+
+// TestGolden pins seeded outputs. `make test` runs it natively and under
+// js/wasm (node), so both must produce these exact bits: that is what lets a
+// browser scene and a report agree on a seed. Refresh with -update only for
+// a deliberate model change, never by hand.
+func TestGolden(t *testing.T) {
+	checkGolden(t, "butterfly.golden", goldenCases())
+}
+
+// TestGoldenStationary pins the same runs with os_phase=stationary. Its
+// first eight cases are the model before os_phase existed: when the option
+// was added their by_T were checked to be bit for bit the previous
+// butterfly.golden's, so the option keeps the old model exactly.
+func TestGoldenStationary(t *testing.T) {
+	cases := goldenCases()
+	for i := range cases {
+		cases[i].Name += ", stationary"
+		cases[i].Params.OSPhase = PhaseStationary
+	}
+	checkGolden(t, "butterfly_stationary.golden", cases)
+}
+
+func checkGolden(t *testing.T, file string, cases []gcase) {
+	t.Helper()
 	var s Simulator
 	for i := range cases {
 		c := &cases[i]
@@ -58,7 +83,7 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	path := filepath.Join("testdata", "butterfly.golden")
+	path := filepath.Join("testdata", file)
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strconv"
+	"strings"
 )
 
 // MaxP is the largest number of processes Run accepts: 2^24 processes use
@@ -29,12 +31,121 @@ type Params struct {
 	NetNoise bool `json:"net_noise" help:"Poisson network noise on"`
 	// CoScheduled gives all processes the same OS-noise phase.
 	CoScheduled bool `json:"co_scheduled" help:"all processes share one OS-jitter phase"`
+	// OSPhase says whether a window may already be running at t = 0
+	// (stationary) or each process's first window starts at its phase
+	// (first, the paper's reading and the default).
+	OSPhase OSPhase `json:"os_phase" help:"first: process i's first OS window starts at φ_i in [0, period), none runs at t = 0 (the paper); stationary: one may already be running at t = 0"`
+	// NetWait is the mean time between network-noise events: period (the
+	// spec's reading, default) or 1/period (the paper's words, literally).
+	NetWait NetWait `json:"net_wait" help:"mean time between network-noise events: period (default) or inverse = 1/period (the paper's literal words)"`
 	// T is how many redundant exchanges to simulate, in [0, K]; the result
 	// holds the allreduce time for every T' ≤ T.
 	T int `json:"T" help:"redundant exchanges simulated, in [0, K]; -1 means K"`
 	// SendOverhead is a CPU cost per redundant send, s (the paper's future
 	// work: sending is not free). The default 0 reproduces the paper.
 	SendOverhead float64 `json:"send_overhead" help:"CPU cost per redundant send, s, in [0, 1] (paper: 0)"`
+}
+
+// OSPhase is when the OS-jitter windows begin (spec, "Jitter models",
+// Revised). The zero value is the paper's reading.
+type OSPhase uint8
+
+const (
+	// PhaseFirst: process i is unavailable during [φ_i + m·period,
+	// φ_i + m·period + duration) for m ≥ 0 only. The paper draws the time of
+	// each process's first jitter at random (4.1.3 A), so no window is
+	// running at t = 0.
+	PhaseFirst OSPhase = iota
+	// PhaseStationary: windows for every integer m, so a window may already
+	// be running at t = 0 (about duration/period of the processes start
+	// stalled): the project's earlier reading, kept as an option.
+	PhaseStationary
+)
+
+var osPhaseNames = [...]string{PhaseFirst: "first", PhaseStationary: "stationary"}
+
+// OSPhases are the names OSPhase accepts, in order.
+func OSPhases() []string { return osPhaseNames[:] }
+
+func (o OSPhase) String() string {
+	if int(o) < len(osPhaseNames) {
+		return osPhaseNames[o]
+	}
+	return fmt.Sprintf("OSPhase(%d)", o)
+}
+
+// Set parses a name (flag.Value); the error lists the names allowed.
+func (o *OSPhase) Set(s string) error {
+	for i, n := range osPhaseNames {
+		if s == n {
+			*o = OSPhase(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("want one of %s", strings.Join(osPhaseNames[:], ", "))
+}
+
+func (o OSPhase) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+func (o *OSPhase) UnmarshalText(b []byte) error {
+	if err := o.Set(string(b)); err != nil {
+		return &RangeError{"os_phase", strconv.Quote(string(b)), "one of " + strings.Join(osPhaseNames[:], ", ")}
+	}
+	return nil
+}
+
+// NetWait is how the network noise's mean inter-arrival time follows from
+// period. The zero value is the spec's reading.
+type NetWait uint8
+
+const (
+	// WaitPeriod: mean time between a port's noise events = period (rate
+	// 1/period), the same frequency as the OS jitter.
+	WaitPeriod NetWait = iota
+	// WaitInverse: mean wait 1/period, the paper's words taken literally
+	// (4.1.3 B: "平均待ち時間 1/period"); with period = 1e-3 s that is one
+	// event every 1000 s, so network noise all but vanishes.
+	WaitInverse
+)
+
+var netWaitNames = [...]string{WaitPeriod: "period", WaitInverse: "inverse"}
+
+// NetWaits are the names NetWait accepts, in order.
+func NetWaits() []string { return netWaitNames[:] }
+
+func (w NetWait) String() string {
+	if int(w) < len(netWaitNames) {
+		return netWaitNames[w]
+	}
+	return fmt.Sprintf("NetWait(%d)", w)
+}
+
+// Set parses a name (flag.Value); the error lists the names allowed.
+func (w *NetWait) Set(s string) error {
+	for i, n := range netWaitNames {
+		if s == n {
+			*w = NetWait(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("want one of %s", strings.Join(netWaitNames[:], ", "))
+}
+
+func (w NetWait) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
+
+func (w *NetWait) UnmarshalText(b []byte) error {
+	if err := w.Set(string(b)); err != nil {
+		return &RangeError{"net_wait", strconv.Quote(string(b)), "one of " + strings.Join(netWaitNames[:], ", ")}
+	}
+	return nil
+}
+
+// NetMean is the mean time between a port's network-noise events, s.
+func (p Params) NetMean() float64 {
+	if p.NetWait == WaitInverse {
+		return 1 / p.Period
+	}
+	return p.Period
 }
 
 // Default returns the paper's parameters for P = 4096 with both jitters on
@@ -111,6 +222,17 @@ func (p Params) Validate() error {
 		}
 	} else if err := timeErr("duration", p.Duration, 0, p.Period, false); err != nil {
 		return err
+	}
+	if int(p.OSPhase) >= len(osPhaseNames) {
+		return &RangeError{"os_phase", p.OSPhase.String(), "one of " + strings.Join(osPhaseNames[:], ", ")}
+	}
+	if int(p.NetWait) >= len(netWaitNames) {
+		return &RangeError{"net_wait", p.NetWait.String(), "one of " + strings.Join(netWaitNames[:], ", ")}
+	}
+	// 1/period must stay finite; a mean wait of more than 1e12 s meets no
+	// event in any run anyway, so the bound costs nothing.
+	if p.NetNoise && p.NetWait == WaitInverse && !(p.Period >= 1e-12) {
+		return &RangeError{"period", fmt.Sprint(p.Period), "a number in [1e-12, 1000] with net_wait=inverse (the mean wait 1/period must stay finite)"}
 	}
 	if k := p.K(); p.T < 0 || p.T > k {
 		return &RangeError{"T", fmt.Sprint(p.T), fmt.Sprintf("an integer in [0, K=%d] (K = log2 P)", k)}

@@ -146,15 +146,16 @@ func Updates(p Params) float64 { return float64(p.P) * float64(p.K()+p.T) }
 type Summary struct {
 	NoJitter float64 `json:"no_jitter"` // K·(Tcomm + γN), s
 	// MeanByT[T] is the mean over trials of the allreduce time with T
-	// redundant exchanges, T = 0..K, s.
+	// redundant exchanges, T = 0..Params.T (K in the sweeps), s.
 	MeanByT []float64 `json:"proposed_by_T"`
 	// Conventional is MeanByT[0]; ConventionalSE its standard error.
 	Conventional   float64 `json:"conventional"`
 	ConventionalSE float64 `json:"conventional_stderr"`
-	// Proposed is the paper's proposed time: the least mean over T = 1..K.
+	// Proposed is the paper's proposed time: the least mean over T = 1..K
+	// (1..Params.T; the conventional time when Params.T = 0).
 	Proposed   float64 `json:"proposed"`
 	ProposedSE float64 `json:"proposed_stderr"`
-	// OptimalT is the smallest T in 0..K whose mean is within OptimalTol of
+	// OptimalT is the smallest T in 0..Params.T whose mean is within OptimalTol of
 	// the best mean (settled in the spec: the redundant exchanges worth
 	// doing; 0 when none is).
 	OptimalT int `json:"optimal_T"`
@@ -168,18 +169,20 @@ type Summary struct {
 // best is as good as the best.
 const OptimalTol = 0.01
 
-// Summarize reduces per-trial results (each a Result.ByT with T = K) of the
-// point p. Means are summed in trial order, so they do not depend on how
-// the trials were scheduled.
+// Summarize reduces per-trial results (each a Result.ByT with p.T
+// redundant exchanges, so p.T+1 times) of the point p. Means are summed in
+// trial order, so they do not depend on how the trials were scheduled.
+// The sweeps run T = K, the paper's range; with T < K the proposed time is
+// the least mean over 1..T, and with T = 0 it is the conventional time.
 func Summarize(p Params, byT [][]float64) (Summary, error) {
-	k := p.K()
+	tmax := p.T
 	if len(byT) == 0 {
 		return Summary{}, fmt.Errorf("allreduce: no trials to summarize")
 	}
-	sum := Summary{NoJitter: p.NoJitterTime(), MeanByT: make([]float64, k+1), Trials: len(byT)}
+	sum := Summary{NoJitter: p.NoJitterTime(), MeanByT: make([]float64, tmax+1), Trials: len(byT)}
 	for i, r := range byT {
-		if len(r) != k+1 {
-			return Summary{}, fmt.Errorf("allreduce: trial %d has %d times, want K+1 = %d", i, len(r), k+1)
+		if len(r) != tmax+1 {
+			return Summary{}, fmt.Errorf("allreduce: trial %d has %d times, want T+1 = %d", i, len(r), tmax+1)
 		}
 		for t, v := range r {
 			sum.MeanByT[t] += v
@@ -189,14 +192,11 @@ func Summarize(p Params, byT [][]float64) (Summary, error) {
 	for t := range sum.MeanByT {
 		sum.MeanByT[t] /= n
 	}
-	best := 1
-	for t := 2; t <= k; t++ {
+	best := min(1, tmax)
+	for t := 2; t <= tmax; t++ {
 		if sum.MeanByT[t] < sum.MeanByT[best] {
 			best = t
 		}
-	}
-	if k == 0 {
-		best = 0
 	}
 	sum.Conventional, sum.Proposed = sum.MeanByT[0], sum.MeanByT[best]
 	sum.ConventionalSE = stderr(byT, 0, sum.Conventional)

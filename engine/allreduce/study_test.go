@@ -2,7 +2,10 @@ package allreduce
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"commlab/engine/trace"
 )
 
 func TestSetsAndFeasibility(t *testing.T) {
@@ -83,6 +86,65 @@ func TestSummarize(t *testing.T) {
 	}
 	if _, err := Summarize(p, nil); err == nil {
 		t.Error("no trials accepted")
+	}
+}
+
+// TestSummarizeFewerExchanges: a point run with T < K redundant exchanges
+// has T+1 times per trial (the bug was to demand K+1), the proposed time is
+// the best of 1..T, and T = 0 leaves only the conventional time.
+func TestSummarizeFewerExchanges(t *testing.T) {
+	p := Params{P: 8, Alpha: 1, Period: 10, Duration: 1, T: 1} // K = 3
+	s, err := Summarize(p, [][]float64{{10, 6}, {12, 8}})
+	if err != nil {
+		t.Fatalf("T = 1 < K = 3: %v", err)
+	}
+	if len(s.MeanByT) != 2 || s.Conventional != 11 || s.Proposed != 7 || s.OptimalT != 1 {
+		t.Errorf("T = 1: got %+v", s)
+	}
+	p.T = 0
+	s, err = Summarize(p, [][]float64{{10}, {12}})
+	if err != nil {
+		t.Fatalf("T = 0: %v", err)
+	}
+	if s.Proposed != s.Conventional || s.Effect != 1 || s.OptimalT != 0 {
+		t.Errorf("T = 0: got %+v", s)
+	}
+	if _, err := Summarize(p, [][]float64{{10, 6}}); err == nil {
+		t.Error("T = 0 accepted a trial with two times")
+	}
+}
+
+// TestRedundantStagesRun: a trial with T redundant exchanges simulates K + T
+// stages, not 2K: the trace holds exactly P·T redundant messages, and the
+// result T+1 times, for every T in [0, K].
+func TestRedundantStagesRun(t *testing.T) {
+	var s Simulator
+	for _, pw := range []int{2, 16, 256} {
+		p := Default()
+		p.P = pw
+		for T := 0; T <= p.K(); T++ {
+			p.T = T
+			var tr trace.Trace
+			res, err := s.Run(p, rand.New(rand.NewPCG(5, uint64(T))), &tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.ByT) != T+1 {
+				t.Fatalf("P = %d, T = %d: %d times, want T+1", pw, T, len(res.ByT))
+			}
+			n := 0
+			for _, m := range tr.Messages {
+				if m.Class == "redundant" {
+					n++
+				}
+			}
+			if n != pw*T {
+				t.Errorf("P = %d, T = %d: %d redundant messages, want P·T = %d", pw, T, n, pw*T)
+			}
+			if _, err := Summarize(p, [][]float64{res.ByT}); err != nil {
+				t.Errorf("P = %d, T = %d: %v", pw, T, err)
+			}
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package noise
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -17,7 +18,7 @@ func within(t *testing.T, what string, got, want, stderr, k float64) {
 // ends meets n−1 windows (the n-th starts exactly as it completes, which
 // does not delay it), so it ends at s + n·period − duration.
 func TestPeriodicExactCycles(t *testing.T) {
-	n := &Periodic{Period: 1, Duration: 0.25, Phases: []float64{0}}
+	n := &Periodic{Period: 1, Duration: 0.25, Onset: Stationary, Phases: []float64{0}}
 	for cycles := 1; cycles <= 5; cycles++ {
 		w := n.FirstWindow(0) // window [0, 0.25) runs at time 0
 		s := 0.25
@@ -48,7 +49,7 @@ func TestPeriodicExactCycles(t *testing.T) {
 // the work meets the next window with probability c/period).
 func TestPeriodicExpectedDelay(t *testing.T) {
 	const period, dur, c = 1e-3, 1e-4, 3e-4
-	n, err := NewPeriodic(period, dur, false, KeyOf(11, 12))
+	n, err := NewPeriodic(period, dur, Stationary, false, KeyOf(11, 12))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +68,71 @@ func TestPeriodicExpectedDelay(t *testing.T) {
 	within(t, "E[delay]", mean, want, sd/math.Sqrt(procs), 4)
 }
 
+// TestPeriodicOnset: with FirstAtPhase no window runs at t = 0 and work
+// started at 0 meets a window only if one starts before it ends, so short
+// work c (c < period − duration) started at 0 is delayed by
+//
+//	E[delay] = c·duration/period
+//
+// against (duration²/2 + c·duration)/period when the windows are
+// stationary. Later in the run (s ≥ period) the two are the same windows.
+func TestPeriodicOnset(t *testing.T) {
+	// A phase near the end of the period: the window of m = -1 covers t = 0
+	// only in the stationary reading.
+	for _, tc := range []struct {
+		onset Onset
+		w0    float64
+		end   float64 // 0.05 s of work from t = 0
+	}{{FirstAtPhase, 0.875, 0.05}, {Stationary, -0.125, 0.175}} {
+		n := &Periodic{Period: 1, Duration: 0.25, Onset: tc.onset, Phases: []float64{0.875}}
+		w := n.FirstWindow(0)
+		if w != tc.w0 {
+			t.Errorf("onset %d: first window at %g, want %g", tc.onset, w, tc.w0)
+		}
+		if got := n.Finish(&w, 0, 0.05); got != tc.end {
+			t.Errorf("onset %d: work [0, 0.05) ends at %g, want %g", tc.onset, got, tc.end)
+		}
+	}
+	const period, dur, c = 1e-3, 1e-4, 3e-4
+	const procs = 200000
+	for _, tc := range []struct {
+		onset Onset
+		s     float64
+		want  float64
+	}{
+		{FirstAtPhase, 0, c * dur / period},
+		{Stationary, 0, (dur*dur/2 + c*dur) / period},
+		{FirstAtPhase, 0.0123, (dur*dur/2 + c*dur) / period},
+	} {
+		n, err := NewPeriodic(period, dur, tc.onset, false, KeyOf(21, 22))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum, sum2 float64
+		running := 0
+		for i := range procs {
+			w := n.FirstWindow(i)
+			if w <= 0 {
+				running++
+			}
+			d := n.Finish(&w, tc.s, c) - tc.s - c
+			sum += d
+			sum2 += d * d
+		}
+		if tc.onset == FirstAtPhase && running > 0 {
+			t.Errorf("first at phase: %d processes have a window running at t = 0", running)
+		}
+		mean := sum / procs
+		sd := math.Sqrt(sum2/procs - mean*mean)
+		within(t, fmt.Sprintf("onset %d at s = %g: E[delay]", tc.onset, tc.s), mean, tc.want, sd/math.Sqrt(procs), 4)
+	}
+}
+
 // TestPeriodicLostFraction: over long work the fraction of wall time lost
 // to the windows is duration/period.
 func TestPeriodicLostFraction(t *testing.T) {
 	const period, dur = 1e-3, 1e-5
-	n, _ := NewPeriodic(period, dur, false, KeyOf(5, 6))
+	n, _ := NewPeriodic(period, dur, Stationary, false, KeyOf(5, 6))
 	for i := range 100 {
 		w := n.FirstWindow(i)
 		const work = 1.0 // a thousand periods
@@ -84,13 +145,13 @@ func TestPeriodicLostFraction(t *testing.T) {
 }
 
 func TestPeriodicCoScheduled(t *testing.T) {
-	n, _ := NewPeriodic(1e-3, 1e-5, true, KeyOf(1, 2))
+	n, _ := NewPeriodic(1e-3, 1e-5, Stationary, true, KeyOf(1, 2))
 	for i := 1; i < 100; i++ {
 		if n.Phase(i) != n.Phase(0) {
 			t.Fatalf("co-scheduled phases differ: φ_%d = %g, φ_0 = %g", i, n.Phase(i), n.Phase(0))
 		}
 	}
-	m, _ := NewPeriodic(1e-3, 1e-5, false, KeyOf(1, 2))
+	m, _ := NewPeriodic(1e-3, 1e-5, Stationary, false, KeyOf(1, 2))
 	if m.Phase(1) == m.Phase(0) {
 		t.Fatal("independent phases are equal")
 	}

@@ -5,12 +5,27 @@ import (
 	"math"
 )
 
+// Onset says when a process's OS-jitter windows begin.
+type Onset uint8
+
+const (
+	// FirstAtPhase: windows for m ≥ 0 only, so process i's first window
+	// starts at φ_i and nothing is running at t = 0. The paper draws the
+	// time of each process's first jitter at random (4.1.3 A).
+	FirstAtPhase Onset = iota
+	// Stationary: windows for every integer m; the window of m = -1 may
+	// still be running at t = 0, as if the processes had been up forever.
+	Stationary
+)
+
 // Periodic is the OS jitter of specs/allreduce-jitter.md: process i is
 // unavailable during [φ_i + m·Period, φ_i + m·Period + Duration) for every
-// integer m. Work that meets such a window waits it out.
+// integer m ≥ 0 (Onset FirstAtPhase) or every integer m (Stationary). Work
+// that meets such a window waits it out.
 type Periodic struct {
 	Period   float64 // s, > 0
 	Duration float64 // s, in (0, Period)
+	Onset    Onset
 	// CoScheduled gives every process the same phase (the daemons are
 	// synchronised; a standard comparison in the noise literature).
 	CoScheduled bool
@@ -22,14 +37,17 @@ type Periodic struct {
 
 // NewPeriodic returns periodic noise whose phases are drawn from key:
 // φ_i uniform in [0, period), independently per process unless coScheduled.
-func NewPeriodic(period, duration float64, coScheduled bool, key Key) (*Periodic, error) {
+func NewPeriodic(period, duration float64, onset Onset, coScheduled bool, key Key) (*Periodic, error) {
 	if !(period > 0) || math.IsInf(period, 0) {
 		return nil, fmt.Errorf("noise: period %g must be finite and > 0", period)
 	}
 	if !(duration > 0) || !(duration < period) {
 		return nil, fmt.Errorf("noise: duration %g must be in (0, period=%g)", duration, period)
 	}
-	return &Periodic{Period: period, Duration: duration, CoScheduled: coScheduled, key: key}, nil
+	if onset > Stationary {
+		return nil, fmt.Errorf("noise: unknown onset %d", onset)
+	}
+	return &Periodic{Period: period, Duration: duration, Onset: onset, CoScheduled: coScheduled, key: key}, nil
 }
 
 // Phase returns φ_i, the start of process i's windows modulo Period.
@@ -44,10 +62,14 @@ func (n *Periodic) Phase(i int) float64 {
 }
 
 // FirstWindow returns the cursor for process i at time 0: the start of the
-// first window that has not ended by time 0. That can be the window of
-// index m = -1, which started before 0 and is still running.
+// first window that has not ended by time 0. With Onset Stationary that can
+// be the window of index m = -1, which started before 0 and is still
+// running; with FirstAtPhase it is φ_i.
 func (n *Periodic) FirstWindow(i int) float64 {
 	phi := n.Phase(i)
+	if n.Onset == FirstAtPhase {
+		return phi
+	}
 	if w := phi - n.Period; w+n.Duration > 0 {
 		return w
 	}
