@@ -50,6 +50,29 @@ type Field struct {
 	Log     bool     `json:"log,omitempty"`      // a slider should move on a log scale
 	Choices []string `json:"choices,omitempty"`
 	Default string   `json:"default"` // canonical text of the default value
+
+	// DependsOn names other fields whose values this field's default or
+	// range follow: T depends on P, since T's default is K = log2 P and
+	// T ≤ K. See Follow.
+	DependsOn []string `json:"depends_on,omitempty"`
+	// DefaultFor, when set, is the default given the other values (Default
+	// is then its value at the other fields' defaults). A value equal to
+	// its default keeps following it when a field it depends on changes.
+	DefaultFor func(v Values) string `json:"-"`
+	// RangeFor, when set, narrows [Min, Max] given the other values.
+	RangeFor func(v Values) Range `json:"-"`
+}
+
+// Range is the values a field allows given the other fields' values.
+type Range struct {
+	Lo, Hi float64
+	OpenHi bool   // Hi itself is not allowed (duration < period)
+	Why    string // what sets the bound, in words: "T ≤ K = log2 P = 4"
+}
+
+// Contains reports whether x lies in the range.
+func (r Range) Contains(x float64) bool {
+	return x >= r.Lo && (x < r.Hi || !r.OpenHi && x == r.Hi)
 }
 
 // FieldError is a rejected value: which field, what was given, and what the
@@ -61,7 +84,21 @@ type FieldError struct {
 }
 
 func (e *FieldError) Error() string {
-	return fmt.Sprintf("%s: %q is not allowed; want %s", e.Key, e.Value, e.Want)
+	return fmt.Sprintf("%s: %q is not allowed; want %s", Cut(e.Key), Cut(e.Value), e.Want)
+}
+
+// MaxShown is how many characters of a user's value a message repeats: a
+// URL may carry megabytes, and a message must stay readable.
+const MaxShown = 40
+
+// Cut shortens s to MaxShown characters (runes), marking the cut with
+// "…" and how long s was, for messages that quote user input.
+func Cut(s string) string {
+	r := []rune(s)
+	if len(r) <= MaxShown {
+		return s
+	}
+	return string(r[:MaxShown]) + fmt.Sprintf("… (%d characters)", len(r))
 }
 
 // Want says in words what the field accepts, e.g. "a power of two in [2, 64]".
@@ -202,6 +239,42 @@ func CheckFields(fields []Field) error {
 		}
 		if (f.Kind == Int || f.Kind == Float) && !(f.Min < f.Max) {
 			return fmt.Errorf("field %q: empty range [%v, %v]", f.Key, f.Min, f.Max)
+		}
+		for _, d := range f.DependsOn {
+			if d == f.Key || !slices.ContainsFunc(fields, func(g Field) bool { return g.Key == d }) {
+				return fmt.Errorf("field %q depends on %q, which is not another field", f.Key, d)
+			}
+		}
+		if (f.DefaultFor != nil || f.RangeFor != nil) && len(f.DependsOn) == 0 {
+			return fmt.Errorf("field %q: a default or range that follows other fields must name them in DependsOn", f.Key)
+		}
+		if (f.RangeFor != nil) && f.Kind != Int && f.Kind != Float {
+			return fmt.Errorf("field %q: RangeFor on a %s field", f.Key, f.Kind)
+		}
+	}
+	order := dependencyOrder(fields)
+	done := map[string]bool{}
+	for _, f := range order {
+		for _, d := range f.DependsOn {
+			if !done[d] {
+				return fmt.Errorf("fields %q and %q depend on each other", f.Key, d)
+			}
+		}
+		done[f.Key] = true
+	}
+	// At the defaults, every dependent default is the field's Default and
+	// fits its range: a bare URL needs no notice.
+	def := Defaults(fields)
+	for _, f := range fields {
+		if f.DefaultFor != nil {
+			if got := f.DefaultFor(def); got != f.Default {
+				return fmt.Errorf("field %q: Default %q, but DefaultFor gives %q at the defaults", f.Key, f.Default, got)
+			}
+		}
+		if f.RangeFor != nil {
+			if r := f.RangeFor(def); !r.Contains(def.Float(f.Key)) {
+				return fmt.Errorf("field %q: default %s out of its range at the defaults (%s)", f.Key, f.Default, r.Why)
+			}
 		}
 	}
 	return nil

@@ -1,6 +1,9 @@
 package scene
 
 import (
+	"slices"
+	"strings"
+
 	"commlab/engine/trace"
 	"commlab/render"
 )
@@ -72,4 +75,34 @@ func (r Registry) Names() []string {
 		n[i] = s.Info().Name
 	}
 	return n
+}
+
+// Reporter is a Run that says what its Numbers are: each with a label in
+// words and a unit, in the order the page lists them. Every scene of the
+// catalog implements it (a test checks that Report and Numbers agree);
+// Report falls back to bare keys for a Run that does not.
+type Reporter interface {
+	Report() []Number
+}
+
+// Report is r's numbers as the page shows them: r's own Report if it has
+// one, else its Numbers by key, unlabelled, with no unit.
+func Report(r Run) []Number {
+	if rep, ok := r.(Reporter); ok {
+		return rep.Report()
+	}
+	m := r.Numbers()
+	out := make([]Number, 0, len(m))
+	for k, x := range m {
+		out = append(out, Number{Key: k, Label: k, Value: x, Unit: UnitPlain})
+	}
+	slices.SortFunc(out, func(a, b Number) int { return strings.Compare(a.Key, b.Key) })
+	return out
+}
+
+// Moment is a Run with a most telling moment: the playhead a link without
+// t opens on, where the run's point shows (a full queue, the stage where
+// the redundant copies win), rather than its end.
+type Moment interface {
+	Moment() float64
 }

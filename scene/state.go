@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"fmt"
 	"math"
 	"net/url"
 	"slices"
@@ -59,14 +60,30 @@ func Default(sc Scene) State {
 }
 
 // ParseQuery reads a state from a URL query. Every valid value is kept;
-// each bad one (or unknown key) falls back to its default and adds one
-// error, so a page can say what it ignored and still show a picture. An
-// unknown scene falls back to the registry's first.
+// each bad one (or unknown or repeated key) falls back to its default and
+// adds one error, so a page can say what it ignored and still show a
+// picture. An unknown scene falls back to the registry's first. Fields
+// that depend on others follow them (see Follow); ParseQueryNotices also
+// returns the notices of values moved into range.
 func ParseQuery(query string, reg Registry) (State, []error) {
+	st, _, errs := ParseQueryNotices(query, reg)
+	return st, errs
+}
+
+// ParseQueryNotices is ParseQuery with the notices of Follow.
+func ParseQueryNotices(query string, reg Registry) (State, []Notice, []error) {
 	var errs []error
 	q, err := url.ParseQuery(strings.TrimPrefix(query, "?"))
 	if err != nil {
 		errs = append(errs, &FieldError{Key: "query", Value: query, Want: "a URL query string (" + err.Error() + ")"})
+	}
+	// A key given twice is reported, not resolved by picking one: the
+	// field keeps its default. (A repeated scene name falls back too.)
+	for _, key := range sortedKeys(q) {
+		if vs := q[key]; len(vs) > 1 {
+			errs = append(errs, &FieldError{Key: key, Value: strings.Join(vs, ", "), Want: fmt.Sprintf("one value; the URL gives %s %d times", Cut(key), len(vs))})
+			delete(q, key)
+		}
 	}
 	sc := reg[0]
 	if name := q.Get(KeyScene); name != "" {
@@ -78,6 +95,7 @@ func ParseQuery(query string, reg Registry) (State, []error) {
 	}
 	st := Default(sc)
 	fields := sc.Fields()
+	given := map[string]bool{}
 	for _, key := range sortedKeys(q) {
 		raw := q.Get(key)
 		switch key {
@@ -138,9 +156,12 @@ func ParseQuery(query string, reg Registry) (State, []error) {
 				continue
 			}
 			st.Values[key] = v
+			given[key] = true
 		}
 	}
-	return st, errs
+	// A bad value is not given: its field follows its default.
+	notices, ferrs := Follow(fields, nil, st.Values, given)
+	return st, notices, append(errs, ferrs...)
 }
 
 // ParseSpeed reads a playback speed; it must be one of Speeds.
@@ -209,15 +230,21 @@ func keys(fields []Field) []string {
 
 // InitialT is where the playhead starts for a page opened at query with
 // state st (parsed from it) and run built from st: the query's t if it
-// names one; 0 if it asks to autoplay; otherwise the end of the run, so
-// that a bare link shows the whole outcome at once (Play restarts from 0).
+// names one; 0 if it asks to autoplay; otherwise the run's most telling
+// moment (Moment) if it has one, else its end, so that a bare link shows
+// the point of the run at once (Play restarts from 0 at the end).
 func InitialT(query string, st State, run Run) float64 {
 	q, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
 	switch {
-	case q.Has(KeyT):
+	case q.Has(KeyT) && len(q[KeyT]) == 1:
 		return st.T
 	case st.Autoplay:
 		return 0
+	}
+	if m, ok := run.(Moment); ok {
+		if t := m.Moment(); t >= 0 && t <= run.End() {
+			return t
+		}
 	}
 	return run.End()
 }

@@ -43,3 +43,75 @@ func Time(info Info, t float64) string {
 	}
 	return strconv.FormatFloat(t, 'g', 4, 64) + " " + info.TimeUnit
 }
+
+// Unit is what a reported number measures, so that the page writes each
+// in its own unit instead of guessing from its key or value.
+type Unit uint8
+
+const (
+	UnitPlain   Unit = iota // a number without a unit, written as is
+	UnitTime                // a simulated time: seconds, or the scene's Info.TimeUnit
+	UnitRatio               // a dimensionless ratio, e.g. a speedup: "1.38×"
+	UnitCount               // a whole count of things: "17"
+	UnitBytes               // a size: "500 kB"
+	UnitProcess             // a process's number: "P12"
+	UnitPercent             // a fraction in [0, 1] written as a percentage: "42 %"
+	UnitRate                // per second: "3.2 /s"
+)
+
+var unitNames = [...]string{"plain", "time", "ratio", "count", "bytes", "process", "percent", "rate"}
+
+func (u Unit) String() string {
+	if int(u) < len(unitNames) {
+		return unitNames[u]
+	}
+	return "Unit(" + strconv.Itoa(int(u)) + ")"
+}
+
+// Number is one of a run's results as the page lists it.
+type Number struct {
+	Key   string  // the Numbers key, e.g. "speedup"
+	Label string  // in words, naming what it counts: "speedup over MPI (blocking)"
+	Value float64 // in the Unit's base: seconds (or Info.TimeUnit), bytes, a ratio
+	Unit  Unit
+}
+
+// Text writes the number in its unit for the scene described by info.
+func (n Number) Text(info Info) string {
+	x := n.Value
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	switch n.Unit {
+	case UnitTime:
+		return Time(info, x)
+	case UnitRatio:
+		return strconv.FormatFloat(x, 'g', 3, 64) + "×"
+	case UnitCount:
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			return strconv.FormatFloat(x, 'f', 0, 64)
+		}
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	case UnitBytes:
+		return ByteSize(x)
+	case UnitProcess:
+		return "P" + strconv.FormatFloat(x, 'f', 0, 64)
+	case UnitPercent:
+		return strconv.FormatFloat(100*x, 'g', 3, 64) + " %"
+	case UnitRate:
+		return strconv.FormatFloat(x, 'g', 3, 64) + " /s"
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// ByteSize writes a size in bytes with a decimal SI prefix and three
+// significant digits: "500 kB", "1.5 GB", "12 B".
+func ByteSize(b float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB"}
+	i := 0
+	for math.Abs(b) >= 999.5 && i < len(units)-1 {
+		b /= 1000
+		i++
+	}
+	return strconv.FormatFloat(b, 'g', 3, 64) + " " + units[i]
+}

@@ -76,7 +76,7 @@ func (g *game) expose() (release func()) {
 	def("restart", act(actRestart))
 	def("step", func(args []js.Value) any {
 		dir := 1
-		if len(args) > 0 && args[0].Type() == js.TypeNumber && args[0].Float() < 0 {
+		if len(args) > 0 && isNumber(args[0]) && args[0].Float() < 0 {
 			dir = -1
 		}
 		if dir < 0 {
@@ -85,10 +85,10 @@ func (g *game) expose() (release func()) {
 		return act(actStepFwd)(nil)
 	})
 	def("seek", func(args []js.Value) any {
-		if len(args) == 0 || args[0].Type() != js.TypeNumber {
+		if len(args) == 0 || !isNumber(args[0]) {
 			v := "undefined"
 			if len(args) > 0 {
-				v = args[0].Type().String()
+				_, v, _ = jsType(args[0])
 			}
 			return change(func(a *app) []*scene.FieldError {
 				a.errs = []*scene.FieldError{{Key: scene.KeyT, Value: v, Want: "a time in seconds (a number)"}}
@@ -168,8 +168,11 @@ func result(errs []*scene.FieldError) any {
 
 // jsParams reads setParams' object argument into text values.
 func jsParams(args []js.Value) (map[string]string, []*scene.FieldError) {
-	if len(args) == 0 || args[0].Type() != js.TypeObject {
-		return nil, []*scene.FieldError{{Key: "params", Value: "not an object", Want: "an object such as {P: 32, seed: 7}"}}
+	if len(args) == 0 {
+		return nil, []*scene.FieldError{{Key: "params", Value: "nothing", Want: "an object such as {P: 32, seed: 7}"}}
+	}
+	if t, name, ok := jsType(args[0]); !ok || t != js.TypeObject {
+		return nil, []*scene.FieldError{{Key: "params", Value: "a " + name, Want: "an object such as {P: 32, seed: 7}"}}
 	}
 	obj := args[0]
 	names := js.Global().Get("Object").Call("keys", obj)
@@ -179,15 +182,17 @@ func jsParams(args []js.Value) (map[string]string, []*scene.FieldError) {
 		key := names.Index(i).String()
 		v := obj.Get(key)
 		var x any
-		switch v.Type() {
-		case js.TypeNumber:
+		switch t, name, ok := jsType(v); {
+		case !ok:
+			x = jsOther(name)
+		case t == js.TypeNumber:
 			x = v.Float()
-		case js.TypeBoolean:
+		case t == js.TypeBoolean:
 			x = v.Bool()
-		case js.TypeString:
+		case t == js.TypeString:
 			x = v.String()
 		default:
-			x = jsOther(v.Type().String())
+			x = jsOther(name)
 		}
 		s, err := paramText(key, x)
 		if err != nil {
@@ -205,12 +210,16 @@ func pngScale(args []js.Value, def float64) (float64, error) {
 	if len(args) == 0 || args[0].IsUndefined() {
 		return def, nil
 	}
-	if args[0].Type() == js.TypeNumber {
+	if isNumber(args[0]) {
 		if s := args[0].Float(); s >= 0.25 && s <= 8 {
 			return s, nil
 		}
 	}
-	return 0, &scene.FieldError{Key: "scale", Value: args[0].String(), Want: "a number in [0.25, 8] (device pixels per CSS pixel)"}
+	v := "a " + func() string { _, n, _ := jsType(args[0]); return n }()
+	if isNumber(args[0]) {
+		v = raw(args[0].Float())
+	}
+	return 0, &scene.FieldError{Key: "scale", Value: v, Want: "a number in [0.25, 8] (device pixels per CSS pixel)"}
 }
 
 // key handles a keydown anywhere in the page (or in the iframe that has

@@ -31,6 +31,9 @@ type app struct {
 	// errs are the messages the page shows: the URL's bad values after
 	// load, then those of the last change that failed.
 	errs []*scene.FieldError
+	// notices are the changes made on the user's behalf by the last change
+	// that succeeded (a dependent value moved into range, scene.Follow).
+	notices []scene.Notice
 
 	frames int64 // Update ticks
 	draws  int64 // real paints
@@ -60,8 +63,8 @@ func newApp(reg scene.Registry, query string) (*app, error) {
 	if len(reg) == 0 {
 		return nil, errors.New("this build has no scenes")
 	}
-	st, errs := scene.ParseQuery(query, reg)
-	a := &app{reg: reg, dirty: true}
+	st, notices, errs := scene.ParseQueryNotices(query, reg)
+	a := &app{reg: reg, dirty: true, notices: notices}
 	for _, err := range errs {
 		a.errs = append(a.errs, fieldError(err))
 	}
@@ -143,6 +146,7 @@ func (a *app) SetParams(kv map[string]string) []*scene.FieldError {
 	speed, loop := a.player.Speed, a.player.Loop
 	t, seek := 0.0, false
 	var errs []*scene.FieldError
+	var notices []scene.Notice
 	bad := func(err error) { errs = append(errs, fieldError(err)) }
 	fields := a.sc.Fields()
 	keys := make([]string, 0, len(kv))
@@ -207,6 +211,19 @@ func (a *app) SetParams(kv map[string]string) []*scene.FieldError {
 			next.Values[key] = v
 		}
 	}
+	if len(errs) == 0 {
+		given := map[string]bool{}
+		for _, f := range fields {
+			if _, ok := kv[f.Key]; ok {
+				given[f.Key] = true
+			}
+		}
+		var ferrs []error
+		notices, ferrs = scene.Follow(fields, a.st.Values, next.Values, given)
+		for _, err := range ferrs {
+			bad(err)
+		}
+	}
 	if len(errs) > 0 {
 		a.errs, a.dirty = errs, true
 		return errs
@@ -235,7 +252,7 @@ func (a *app) SetParams(kv map[string]string) []*scene.FieldError {
 	if seek {
 		a.player.T = t
 	}
-	a.errs, a.dirty = nil, true
+	a.errs, a.notices, a.dirty = nil, notices, true
 	a.sync()
 	return nil
 }
@@ -346,9 +363,19 @@ func (a *app) State(w, h int) map[string]any {
 	for k, v := range a.run.Numbers() {
 		numbers[k] = v
 	}
+	info := a.sc.Info()
+	rep := scene.Report(a.run)
+	results := make([]any, len(rep))
+	for i, n := range rep {
+		results[i] = map[string]any{"key": n.Key, "label": n.Label, "value": n.Value, "unit": n.Unit.String(), "text": n.Text(info)}
+	}
+	notices := make([]any, len(a.notices))
+	for i, n := range a.notices {
+		notices[i] = map[string]any{"key": n.Key, "message": n.Message}
+	}
 	errs := make([]any, len(a.errs))
 	for i, e := range a.errs {
-		errs[i] = map[string]any{"key": e.Key, "value": e.Value, "want": e.Want, "message": message(e)}
+		errs[i] = map[string]any{"key": e.Key, "value": scene.Cut(e.Value), "want": e.Want, "message": message(e)}
 	}
 	return map[string]any{
 		"scene":        a.st.Scene,
@@ -369,6 +396,10 @@ func (a *app) State(w, h int) map[string]any {
 		"loop":         a.player.Loop,
 		"query":        a.query,
 		"numbers":      numbers,
+		"results":      results,
+		"notices":      notices,
+		"timeText":     scene.Time(info, a.player.T),
+		"endText":      scene.Time(info, a.player.End),
 		"errors":       errs,
 		"frames":       float64(a.frames),
 		"draws":        float64(a.draws),
@@ -416,6 +447,16 @@ func (a *app) Fields() []any {
 			"key": f.Key, "label": f.Label, "unit": f.Unit, "help": f.Help, "type": f.Type,
 			"min": f.Min, "max": f.Max, "open_min": f.OpenMin, "pow2": f.Pow2, "log": f.Log,
 			"choices": stringsAny(f.Choices), "default": f.Default, "want": f.Want(),
+			"depends_on": stringsAny(f.DependsOn),
+		}
+		// Where the default and the range follow other fields, the page
+		// shows them for the current values (T's default is K = log2 P).
+		if f.DefaultFor != nil {
+			m["default"] = f.DefaultFor(a.st.Values)
+		}
+		if f.RangeFor != nil {
+			r := f.Current(a.st.Values)
+			m["min"], m["max"], m["range_why"] = r.Lo, r.Hi, r.Why
 		}
 		out[i] = m
 	}

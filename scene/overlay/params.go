@@ -63,11 +63,14 @@ func Fields() []scene.Field {
 		policies[i] = string(p)
 	}
 	return []scene.Field{
-		{Key: KeyCache, Label: "cache C", Help: "shortcuts a process may keep open; when a new one needs room the least recently used is closed (0: relay every time)", Kind: scene.Int, Type: "int", Min: 0, Max: MaxCache, Default: itoa(DefaultCache)},
+		{Key: KeyCache, Label: "cache C", Help: "shortcuts a process may keep open; when a new one needs room the least recently used is closed (0: relay every time)", Kind: scene.Int, Type: "int", Min: 0, Max: MaxCache, Default: itoa(DefaultCache),
+			DependsOn: []string{KeyProcs}, RangeFor: rangeCache},
 		{Key: KeyPolicy, Label: "policy", Help: "static connections: topology (own switch, one per other switch), all (every pair) or random (half of the possible, at random)", Kind: scene.Choice, Type: "choice", Choices: policies, Default: string(overlay.Topology)},
 		{Key: KeyNodes, Label: "nodes", Help: "nodes, spread evenly over the leaf switches", Kind: scene.Int, Type: "int", Min: 2, Max: MaxNodes, Default: itoa(DefaultNodes)},
-		{Key: KeyProcs, Label: "processes", Help: "processes, placed on the nodes in blocks (at least one per node)", Kind: scene.Int, Type: "int", Min: MinProcs, Max: MaxProcs, Default: itoa(DefaultProcs)},
-		{Key: KeySwitches, Label: "switches", Help: "leaf switches under one core switch (at most one per node)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxSwitches, Default: itoa(DefaultSwitches)},
+		{Key: KeyProcs, Label: "processes", Help: "processes, placed on the nodes in blocks (at least one per node)", Kind: scene.Int, Type: "int", Min: MinProcs, Max: MaxProcs, Default: itoa(DefaultProcs),
+			DependsOn: []string{KeyNodes}, DefaultFor: defaultProcs, RangeFor: rangeProcs},
+		{Key: KeySwitches, Label: "switches", Help: "leaf switches under one core switch (at most one per node)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxSwitches, Default: itoa(DefaultSwitches),
+			DependsOn: []string{KeyNodes}, RangeFor: rangeSwitches},
 		{Key: KeyIterations, Label: "iterations", Help: "timed Integer Sort iterations (each one an all-to-all-v key exchange)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxIter, Default: itoa(DefaultIterations)},
 	}
 }
