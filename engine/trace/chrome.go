@@ -11,37 +11,58 @@ import (
 
 // WriteChrome writes t as Chrome trace-event JSON
 // (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU),
-// the format Perfetto and chrome://tracing import. Each lane is a thread of
-// one process named after the model; spans are complete ("X") events,
+// the format Perfetto, chrome://tracing and speedscope import. Each lane is a
+// thread of one process named after the model, lane i being tid i+1 (viewers
+// treat tid 0 as the process itself); spans are complete ("X") events,
 // messages are flow arrows ("s"/"f") from the sender's lane to the
-// receiver's, markers are thread-scoped instants. Timestamps are in
-// microseconds, as the format requires.
+// receiver's, markers are thread-scoped instants. Metadata events (process
+// and thread names, sort order) carry cat "__metadata", as Chrome writes them.
+//
+// Scale. The format's ts and dur are microseconds. A trace in seconds
+// (Unit "") is written in microseconds of simulated time. A trace in a
+// model's own unit (LogP's "addition") is written at one unit per
+// microsecond, so a viewer's "µs" reads as that unit; the process name and
+// the file's otherData (time_unit, scale) say so.
+//
+// Nesting. Every time is first rounded to a whole nanosecond of the file's
+// scale, and ts and dur are written as exact decimals of those integers
+// (dur = end − start in nanoseconds), so a slice that ends where the next
+// begins has ts + dur equal to the next ts, and one that ends before it
+// never reaches past it, whatever a viewer's arithmetic. Times beyond
+// ±10¹⁵ ns (about 11.6 days of seconds) cannot keep that exactness in a
+// float64 and fail, as does a time that is not finite.
 //
 // The JSON is written as it goes, without encoding/json: the export runs in
 // the browser too, where encoding/json's reflection costs the wasm some
 // 160 kB, and a run of a million events need not be held twice. The bytes
 // are those encoding/json writes for the same events (a test keeps it so):
 // fixed key order, args keys sorted, floats as encoding/json formats them.
-// A time that is not finite fails, as it does in encoding/json.
 func WriteChrome(w io.Writer, t *Trace) error {
-	const us = 1e6
-	e := chromeWriter{w: bufio.NewWriter(w)}
+	e := chromeWriter{w: bufio.NewWriter(w), perNS: 1e9}
+	unit, scale := "second", "ts and dur in µs of simulated time"
+	process := "commlab " + t.Model
+	if t.Unit != "" {
+		e.perNS = 1e3
+		unit = t.Unit
+		scale = "1 µs in ts and dur = 1 " + t.Unit
+		process += " (times in " + t.Unit + "s: 1 µs = 1 " + t.Unit + ")"
+	}
 	e.raw(`{"traceEvents":[`)
-	e.meta("process_name", 0, "name", "commlab "+t.Model)
+	e.meta("process_name", 0, "name", process)
 	for i, l := range t.Lanes {
-		e.meta("thread_name", i, "name", l.Name)
-		e.begin("thread_sort_index", "", "M", 0, nil, i)
+		e.meta("thread_name", i+1, "name", l.Name)
+		e.begin("thread_sort_index", metaCat, "M", 0, -1, i+1)
 		e.raw(`,"args":{"sort_index":`)
-		e.int(i)
+		e.int(i + 1)
 		e.raw(`}}`)
 	}
 	for _, s := range t.Spans {
-		d := (s.End - s.Start) * us
 		name := s.Kind.String()
 		if s.Label != "" {
 			name = s.Label
 		}
-		e.begin(name, s.Kind.String(), "X", s.Start*us, &d, s.Lane)
+		start := e.ns(s.Start)
+		e.begin(name, s.Kind.String(), "X", start, e.ns(s.End)-start, s.Lane+1)
 		e.raw(`,"args":{"step":`)
 		e.int(s.Step)
 		e.raw(`}}`)
@@ -50,50 +71,67 @@ func WriteChrome(w io.Writer, t *Trace) error {
 		// A flow needs a slice at each end to attach to: a zero-length
 		// slice marks the send and the arrival on their lanes.
 		id := i + 1
-		zero := 0.0
 		name := "message"
 		if m.Class != "" {
 			name = m.Class
 		}
+		send, arrive := e.ns(m.Send), e.ns(m.Arrive)
 		// The keys in the order encoding/json writes a map's: sorted.
 		args := func() {
 			e.raw(`,"args":{"from":`)
 			e.int(m.From)
 			e.raw(`,"noise_delay_us":`)
-			e.float(m.Delay * us)
+			e.float(m.Delay * e.perNS / 1e3)
 			e.raw(`,"step":`)
 			e.int(m.Step)
 			e.raw(`,"to":`)
 			e.int(m.To)
 			e.raw(`,"used":` + strconv.FormatBool(m.Used) + `}}`)
 		}
-		e.begin(name+" send", "message", "X", m.Send*us, &zero, m.From)
+		e.begin(name+" send", "message", "X", send, 0, m.From+1)
 		args()
-		e.begin(name, "message", "s", m.Send*us, nil, m.From)
+		e.begin(name, "message", "s", send, -1, m.From+1)
 		e.raw(`,"id":`)
 		e.int(id)
 		e.raw(`}`)
-		e.begin(name+" arrive", "message", "X", m.Arrive*us, &zero, m.To)
+		e.begin(name+" arrive", "message", "X", arrive, 0, m.To+1)
 		args()
-		e.begin(name, "message", "f", m.Arrive*us, nil, m.To)
+		e.begin(name, "message", "f", arrive, -1, m.To+1)
 		e.raw(`,"id":`)
 		e.int(id)
 		e.raw(`,"bp":"e"}`)
 	}
 	for _, m := range t.Markers {
-		e.begin(m.Label, "marker", "i", m.Time*us, nil, m.Lane)
+		e.begin(m.Label, "marker", "i", e.ns(m.Time), -1, m.Lane+1)
 		e.raw(`,"s":"t"}`)
 	}
-	e.raw(`],"displayTimeUnit":"ns"}` + "\n")
+	e.raw(`],"displayTimeUnit":"ns","otherData":{"model":`)
+	e.string(t.Model)
+	e.raw(`,"scale":`)
+	e.string(scale)
+	e.raw(`,"time_unit":`)
+	e.string(unit)
+	e.raw("}}\n")
 	if e.err != nil {
 		return e.err
 	}
 	return e.w.Flush()
 }
 
+// metaCat is the category Chrome gives its metadata events; some viewers
+// (speedscope) skip only metadata events that carry it.
+const metaCat = "__metadata"
+
+// maxNS bounds the times the export takes, in nanoseconds of the file's
+// scale: below it a float64 holds every microsecond value with three
+// decimals apart from its neighbours (ulp < 0.0005), so the decimals a
+// viewer reads back are exactly those written.
+const maxNS = 1e15
+
 // chromeWriter writes the events' JSON, keeping the first error.
 type chromeWriter struct {
 	w      *bufio.Writer
+	perNS  float64 // nanoseconds of the file's scale per unit of the trace's times
 	buf    []byte
 	events int
 	err    error
@@ -182,10 +220,49 @@ func (e *chromeWriter) string(s string) {
 	e.flush()
 }
 
+// ns rounds a time of the trace to whole nanoseconds of the file's scale,
+// failing (once, as the writer's error) on a time it cannot write exactly.
+func (e *chromeWriter) ns(t float64) int64 {
+	v := math.Round(t * e.perNS)
+	if math.IsInf(t, 0) || math.IsNaN(t) || math.Abs(v) > maxNS {
+		if e.err == nil {
+			what := "is not finite"
+			if !math.IsInf(t, 0) && !math.IsNaN(t) {
+				what = fmt.Sprintf("is beyond the %g ns the export writes exactly", float64(maxNS))
+			}
+			e.err = fmt.Errorf("trace: Chrome export: time %v %s", t, what)
+		}
+		return 0
+	}
+	return int64(v)
+}
+
+// micros writes n nanoseconds as an exact decimal number of microseconds,
+// trailing zeros trimmed: the digits encoding/json writes for the float64
+// nearest n/1000, since |n| ≤ maxNS.
+func (e *chromeWriter) micros(n int64) {
+	b := e.buf
+	if n < 0 {
+		b = append(b, '-')
+		n = -n
+	}
+	b = strconv.AppendInt(b, n/1000, 10)
+	if frac := n % 1000; frac != 0 {
+		d := []byte{'.', byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
+		for d[len(d)-1] == '0' {
+			d = d[:len(d)-1]
+		}
+		b = append(b, d...)
+	}
+	e.buf = b
+	e.flush()
+}
+
 // begin opens an event with the fields every event has, in the order
 // encoding/json wrote them (name, cat, ph, ts, dur, pid, tid), leaving out
-// an empty cat and a nil dur; the caller writes the rest and closes it.
-func (e *chromeWriter) begin(name, cat, ph string, ts float64, dur *float64, tid int) {
+// an empty cat and a negative dur; ts and dur are in nanoseconds of the
+// file's scale. The caller writes the rest and closes it.
+func (e *chromeWriter) begin(name, cat, ph string, ts, dur int64, tid int) {
 	if e.events > 0 {
 		e.raw(",")
 	}
@@ -199,10 +276,10 @@ func (e *chromeWriter) begin(name, cat, ph string, ts float64, dur *float64, tid
 	e.raw(`,"ph":`)
 	e.string(ph)
 	e.raw(`,"ts":`)
-	e.float(ts)
-	if dur != nil {
+	e.micros(ts)
+	if dur >= 0 {
 		e.raw(`,"dur":`)
-		e.float(*dur)
+		e.micros(dur)
 	}
 	e.raw(`,"pid":1,"tid":`)
 	e.int(tid)
@@ -210,7 +287,7 @@ func (e *chromeWriter) begin(name, cat, ph string, ts float64, dur *float64, tid
 
 // meta writes a metadata event with one string argument.
 func (e *chromeWriter) meta(name string, tid int, key, value string) {
-	e.begin(name, "", "M", 0, nil, tid)
+	e.begin(name, metaCat, "M", 0, -1, tid)
 	e.raw(`,"args":{`)
 	e.string(key)
 	e.raw(`:`)

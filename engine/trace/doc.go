@@ -7,5 +7,6 @@
 // tests rely on; WriteChrome exports the Chrome trace-event JSON that
 // Perfetto (ui.perfetto.dev) and chrome://tracing open.
 //
-// Times are in seconds of simulated time, as float64.
+// Times are in seconds of simulated time, as float64, unless Trace.Unit
+// names a model's own unit (LogP's traces count in additions).
 package trace

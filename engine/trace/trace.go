@@ -95,7 +95,11 @@ type Marker struct {
 // Trace is the whole record of one run.
 type Trace struct {
 	// Model names what produced the trace, e.g. "allreduce".
-	Model    string    `json:"model"`
+	Model string `json:"model"`
+	// Unit names the unit of every time in the trace when it is not the
+	// second: a model's own unit, such as LogP's "addition" (one addition
+	// takes 1). Empty means seconds. WriteChrome says which in the file.
+	Unit     string    `json:"unit,omitempty"`
 	Lanes    []Lane    `json:"lanes"`
 	Spans    []Span    `json:"spans"`
 	Messages []Message `json:"messages"`
