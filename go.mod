@@ -12,6 +12,8 @@ require (
 	golang.org/x/term v0.47.0
 )
 
+require golang.org/x/tools v0.51.0 // indirect
+
 require (
 	github.com/ebitengine/gomobile v0.0.0-20240911145611-4856209ac325 // indirect
 	github.com/ebitengine/hideconsole v1.0.0 // indirect

@@ -2,7 +2,11 @@ package nbc
 
 import (
 	"errors"
+	"flag"
+	"fmt"
+	"go/format"
 	"math"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -336,22 +340,54 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestPinned pins totals bit for bit (do not edit: a change means the model
-// changed, or its arithmetic differs between native and js/wasm).
-func TestPinned(t *testing.T) {
-	for _, tc := range []struct {
+var update = flag.Bool("update", false, "rewrite pinned_test.go with the current totals")
+
+// pinnedCases are the runs TestPinned pins.
+func pinnedCases() []struct {
+	name string
+	p    Params
+	want float64
+} {
+	master := Paper32Nodes(NBCFTest)
+	master.TestThreads = TestMaster
+	interf := Paper2Nodes(NBCT)
+	interf.PollInterference = 0.2
+	return []struct {
+		name string
 		p    Params
 		want float64
 	}{
-		{Paper2Nodes(TCC), pinned2TCC},
-		{Paper32Nodes(NBCFTest), pinned32NBCF},
-	} {
+		{"pinned2TCC", Paper2Nodes(TCC), pinned2TCC},
+		{"pinned32NBCF", Paper32Nodes(NBCFTest), pinned32NBCF},
+		{"pinned32NBCFMaster", master, pinned32NBCFMaster},
+		{"pinned2NBCTInterference", interf, pinned2NBCTInterference},
+	}
+}
+
+// TestPinned pins totals bit for bit (a change means the model changed, or
+// its arithmetic differs between native and js/wasm). After a deliberate
+// change of the model: go test ./engine/nbc -run TestPinned -update.
+func TestPinned(t *testing.T) {
+	var out strings.Builder
+	out.WriteString("package nbc\n\n// Pinned totals (do not edit by hand: go test ./engine/nbc -run TestPinned -update).\nconst (\n")
+	for _, tc := range pinnedCases() {
 		r, err := Run(tc.p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Total != tc.want {
-			t.Errorf("%d nodes %s: total %.17g, pinned %.17g", tc.p.Nodes, tc.p.Method, r.Total, tc.want)
+		fmt.Fprintf(&out, "\t%s = %.17g\n", tc.name, r.Total)
+		if !*update && r.Total != tc.want {
+			t.Errorf("%s: total %.17g, pinned %.17g", tc.name, r.Total, tc.want)
+		}
+	}
+	out.WriteString(")\n")
+	if *update {
+		src, err := format.Source([]byte(out.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("pinned_test.go", src, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
@@ -381,6 +417,10 @@ func TestValidate(t *testing.T) {
 		{func(p *Params) { p.CopyBandwidth = -1 }, "copy_bandwidth"},
 		{func(p *Params) { p.EagerLimit = -1 }, "eager_limit"},
 		{func(p *Params) { p.ElemBytes = 0 }, "elem_bytes"},
+		{func(p *Params) { p.TestThreads = "every" }, "test_threads"},
+		{func(p *Params) { p.PollInterference = -0.1 }, "poll_interference"},
+		{func(p *Params) { p.PollInterference = math.NaN() }, "poll_interference"},
+		{func(p *Params) { p.PollInterference = MaxPollInterference + 1 }, "poll_interference"},
 	} {
 		p := Default()
 		tc.edit(&p)
@@ -470,5 +510,72 @@ func TestValidateHandlesCatches(t *testing.T) {
 	evs[7].Time, evs[8].Time = 7, 8
 	if err := ValidateHandles(evs); err != nil {
 		t.Errorf("the fixed sequence: %v", err)
+	}
+}
+
+// TestEveryThreadTests: with every compute thread calling NBC_Test once per
+// outer-loop iteration, the calls serialise on the library's lock; with a
+// call much longer than a row the lock sets the pace: every call but the
+// threads' last runs one after another. The main thread alone pays only its
+// own calls.
+func TestEveryThreadTests(t *testing.T) {
+	p := Paper2Nodes(NBCFTest) // 2,000 rows per rank on 16 threads
+	p.ProgressCall, p.RequestTest = 20e-6, 0
+	all, _ := run1(t, p)
+	calls := float64(2000 - p.ComputeThreads())
+	if lock := calls * p.ProgressCall; all.Total < lock {
+		t.Errorf("all threads: total %g s, want at least the %g calls one after another, %g s", all.Total, calls, lock)
+	}
+	p.TestThreads = TestMaster
+	master, _ := run1(t, p)
+	if lock := 124 * p.ProgressCall; master.Total > all.Total/2 || master.Total < lock {
+		t.Errorf("main thread only: total %g s, want between its own 124 calls (%g s) and half the all-threads total (%g s)", master.Total, lock, all.Total)
+	}
+	// The main thread's calls are the ones recorded, in both readings.
+	if a, m := countKind(all.Events, Progress), countKind(master.Events, Progress); a != 124 || m != 124 {
+		t.Errorf("progress events: %d (all), %d (master), want 124 each", a, m)
+	}
+}
+
+// TestPollInterference: a polling progress thread slows the rows that start
+// while it polls. With a transfer that outlasts the product (NBCT, 2 nodes,
+// 20 MB) every row but the first starts under the poll (the first starts
+// before the hand-off wakes the thread), so the product takes nearly 1 + ε
+// as long, all of it hidden under the transfer: the overlap grows by ε
+// times the slowest thread's rows but one. Where the product is as long as the transfer
+// (TCC, 32 nodes) the total grows with ε. Methods without a progress
+// thread ignore it.
+func TestPollInterference(t *testing.T) {
+	p := Paper2Nodes(NBCT)
+	p.Msg = 20e6 // the transfer (3.3 ms) outlasts the product (0.86 ms)
+	base, _ := run1(t, p)
+	// The slowest thread is one of eight on a socket: 134 rows.
+	row := float64(p.Matrix) * p.ElemBytes / (p.SocketBandwidth / 8)
+	rows := ComputeTime(p) - p.ForkJoin - row
+	for _, eps := range []float64{0.1, 0.5, 2} {
+		p.PollInterference = eps
+		r, _ := run1(t, p)
+		if got := r.Overlap - base.Overlap; !near(got, eps*rows, 1e-9) {
+			t.Errorf("ε %g: overlap grew %g s, want ε × 133 rows = %g s", eps, got, eps*rows)
+		}
+	}
+	prev := 0.0
+	for _, eps := range []float64{0, 0.1, 0.5, 2} {
+		q := Paper32Nodes(TCC)
+		q.PollInterference = eps
+		r, _ := run1(t, q)
+		if r.Total <= prev {
+			t.Errorf("TCC 32 nodes, ε %g: total %g not above %g", eps, r.Total, prev)
+		}
+		prev = r.Total
+	}
+	for _, m := range []Method{MPI, NBCFNoOvlp, NBCFTest, NBCFNoTest} {
+		q := Paper2Nodes(m)
+		a, _ := run1(t, q)
+		q.PollInterference = 1
+		b, _ := run1(t, q)
+		if a.Total != b.Total {
+			t.Errorf("%s has no progress thread but poll_interference changed its total: %g → %g", m, a.Total, b.Total)
+		}
 	}
 }

@@ -99,6 +99,15 @@ const (
 	Pairwise = "pairwise"
 )
 
+// Who calls the progress function in NBCF-test (Params.TestThreads).
+const (
+	// TestAll: every compute thread, once per outer-loop iteration of its
+	// share (the call in the OpenMP-parallel loop's body).
+	TestAll = "all"
+	// TestMaster: the main thread alone, once per iteration of its share.
+	TestMaster = "master"
+)
+
 // Limits of the parameters.
 const (
 	MaxNodes       = 128     // the all-ranks simulation costs O(P²) messages per collective: 16 alltoalls on 128 nodes take 0.85 s
@@ -110,6 +119,9 @@ const (
 	MaxTestEvery   = 1_000_000
 	maxTime        = 1.0 // s: bound of every time constant
 	maxRate        = 1e15
+	// MaxPollInterference bounds Params.PollInterference: a compute thread
+	// 11 times slower than alone is far beyond any interference.
+	MaxPollInterference = 10
 )
 
 // Params are the model's inputs (specs/nbc-tcc.md). Times are in seconds,
@@ -140,6 +152,15 @@ type Params struct {
 	// TestEvery: NBCF-test calls the progress function once per this many
 	// outer-loop iterations of the main thread (the paper: 1).
 	TestEvery int `json:"test_every" help:"NBCF-test: a progress call once per this many outer-loop iterations, in [1, 1000000]"`
+	// TestThreads is who calls NBC_Test in NBCF-test. The paper calls it
+	// "once per outer-loop iteration" of the product (Section IV-C), and
+	// the outer loop is the one OpenMP parallelises (Section IV-A), so the
+	// call sits in the parallel loop's body and every compute thread makes
+	// it after each of its rows: TestAll, the default. The calls serialise
+	// on the library's lock (MPI_THREAD_MULTIPLE), so they cost computation
+	// as well as the call itself. TestMaster is the main thread alone (an
+	// "omp master" call; the model's reading before issue 12).
+	TestThreads string `json:"test_threads" help:"NBCF-test: who calls the progress function once per outer-loop iteration: all (every compute thread: the OpenMP loop's body, the paper's reading) or master"`
 	// Alltoall is the MPI library's blocking alltoall algorithm (MPI, TCC).
 	Alltoall string `json:"alltoall" help:"MPI library's alltoall algorithm: pairwise or all-at-once"`
 	// NBCAlltoall is LibNBC's schedule (the paper: all at once); pairwise
@@ -217,6 +238,18 @@ type Params struct {
 	// progress thread's start-up, in TCC's Init and LibNBC's thread
 	// variant): ~30 µs.
 	ThreadCreate float64 `json:"thread_create" help:"cost of creating the progress thread in s, in [0, 1]"`
+	// PollInterference is the paper's "synchronisation cost between the
+	// progress thread and the compute threads" (Section V), which it names
+	// without a magnitude: while a progress thread polls (NBCT's thread
+	// while a handle is active, TCC's inside the blocking collective, whose
+	// wait spins), each compute thread's row takes 1 + PollInterference
+	// times as long: the poll loop keeps taking the library's lock and the
+	// completion queue's and requests' cache lines, and adds its own memory
+	// traffic to the socket the compute threads stream from. Dimensionless;
+	// the rate is taken at the start of each row. Default 0: a progress
+	// thread on a core of its own, as the hardware figures alone have it.
+	// The report calibrates it on the paper's 2-node figure.
+	PollInterference float64 `json:"poll_interference" help:"slowdown of each compute thread's row while a progress thread polls (0.1 = 10 % longer), in [0, 10]"`
 	// ForkJoin is an OpenMP parallel region's fork plus its closing barrier
 	// with 16 threads (Intel OpenMP, hot team): ~3 µs.
 	ForkJoin float64 `json:"fork_join" help:"OpenMP parallel region fork + join barrier in s, in [0, 1]"`
@@ -233,6 +266,7 @@ func base(m Method) Params {
 		Cores:           16,
 		QueueCap:        16,
 		TestEvery:       1,
+		TestThreads:     TestAll,
 		Alltoall:        Pairwise,
 		NBCAlltoall:     AllAtOnce,
 		Latency:         1.5e-6,
@@ -323,6 +357,12 @@ func (p Params) Validate() error {
 		if c.v < c.lo || c.v > c.hi {
 			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("an integer in [%d, %d]", c.lo, c.hi)}
 		}
+	}
+	if p.TestThreads != TestAll && p.TestThreads != TestMaster {
+		return &RangeError{"test_threads", fmt.Sprintf("%q", p.TestThreads), TestAll + " or " + TestMaster}
+	}
+	if !(p.PollInterference >= 0 && p.PollInterference <= MaxPollInterference) {
+		return &RangeError{"poll_interference", fmt.Sprint(p.PollInterference), fmt.Sprintf("a ratio in [0, %d]", MaxPollInterference)}
 	}
 	for _, c := range []struct{ field, v string }{{"alltoall", p.Alltoall}, {"nbc_alltoall", p.NBCAlltoall}} {
 		if c.v != Pairwise && c.v != AllAtOnce {

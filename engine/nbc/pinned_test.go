@@ -1,7 +1,9 @@
 package nbc
 
-// Pinned totals (do not edit by hand; see TestPinned).
+// Pinned totals (do not edit by hand: go test ./engine/nbc -run TestPinned -update).
 const (
-	pinned2TCC   = 0.0021398333333333339
-	pinned32NBCF = 0.0030834399999999998
+	pinned2TCC              = 0.0021398333333333339
+	pinned32NBCF            = 0.003108940000000001
+	pinned32NBCFMaster      = 0.0030834399999999998
+	pinned2NBCTInterference = 0.002282119999999996
 )

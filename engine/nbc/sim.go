@@ -19,6 +19,9 @@ const (
 	evWorker                // a compute thread finishes its rows (ID: rank·T + thread)
 	evProgWake              // the progress thread runs after a hand-off (ID: rank)
 	evCore                  // a context switch or a time slice ends on the shared core (ID: rank)
+	evRows                  // a compute thread finishes a chunk of its rows, row-wise mode (ID: rank·T + thread)
+	evTestIn                // a thread gets the library's lock for its NBC_Test (ID: rank·T + thread)
+	evTestOut               // a thread's NBC_Test returns (ID: rank·T + thread)
 )
 
 // Actions wait in a rank's library until some thread of the rank is inside
@@ -82,9 +85,14 @@ type rank struct {
 
 	rowsDone, rowsMain int
 	workersLeft        int
-	computeEnd         float64
-	forkAt             float64
-	end                float64
+	// Row-wise mode (model.rowwise): each compute thread's rows left, the
+	// end of its NBC_Test call, and how many threads are inside one.
+	rowsLeft   []int
+	callEnd    []float64
+	testers    int
+	computeEnd float64
+	forkAt     float64
+	end        float64
 
 	// TCC's HandleQueue and the progress thread.
 	queue       []int // ring of handles
@@ -129,6 +137,11 @@ type model struct {
 	rankRows []int
 	shared   bool // oversubscribed: the progress thread shares compute thread w's core
 	w        int
+	// allTest: NBCF-test with every compute thread calling NBC_Test
+	// (Params.TestThreads = TestAll). interferes: a progress thread slows
+	// the compute threads' rows (Params.PollInterference > 0). Either runs
+	// the product row-wise: one event per chunk of rows per thread.
+	allTest, interferes bool
 
 	rec      *trace.Trace
 	lanes    []laneState
@@ -225,6 +238,8 @@ func newModel(p Params, rec *trace.Trace, commOnly bool) *model {
 	m := &model{p: p, P: p.Nodes, T: p.ComputeThreads(), K: p.Collectives, commOnly: commOnly, rec: rec}
 	m.shared = p.Method.Threaded() && p.Oversubscribe
 	m.w = m.T - 1
+	m.allTest = !commOnly && p.Method == NBCFTest && p.TestThreads == TestAll
+	m.interferes = !commOnly && p.Method.Threaded() && p.PollInterference > 0
 	m.rowTime = rowTimes(p, m.T)
 	m.ranks = make([]rank, m.P)
 	m.msgs = make([]msg, m.K*m.P*m.P)
@@ -277,6 +292,10 @@ func newModel(p Params, rec *trace.Trace, commOnly bool) *model {
 		rk.queue = make([]int, p.QueueCap)
 		rk.progCur = -1
 		rk.h = -1
+		if m.rowwise() {
+			rk.rowsLeft = make([]int, m.T)
+			rk.callEnd = make([]float64, m.T)
+		}
 	}
 	if rec != nil {
 		n := m.T
@@ -367,6 +386,14 @@ func (m *model) Handle(s *des.Sim, e des.Event) {
 		g := &m.msgs[e.ID]
 		g.sent = true
 		m.complete(int(g.src), int(g.coll), now)
+	case evRows:
+		m.rowsDone(int(e.ID)/m.T, int(e.ID)%m.T, now)
+	case evTestIn:
+		m.testIn(int(e.ID)/m.T, int(e.ID)%m.T, now)
+	case evTestOut:
+		r, t := int(e.ID)/m.T, int(e.ID)%m.T
+		m.ranks[r].testers--
+		m.nextRows(r, t, now)
 	case evProgWake:
 		m.progWake(int(e.ID), now)
 	case evCore:
@@ -384,7 +411,7 @@ func (m *model) Handle(s *des.Sim, e des.Event) {
 // now, so that protocol messages that arrive are answered.
 func (m *model) present(r int) bool {
 	rk := &m.ranks[r]
-	return rk.inLib || rk.progIn && rk.progSched
+	return rk.inLib || rk.testers > 0 || rk.progIn && rk.progSched
 }
 
 // act runs a protocol action now if a thread is in the library, else

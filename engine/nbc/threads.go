@@ -184,6 +184,11 @@ func (m *model) computeStep(r int, now float64) bool {
 					m.reschedule(r, now)
 					continue
 				}
+				if m.rowwise() {
+					rk.rowsLeft[t] = threadRows(rows, m.T, t)
+					m.nextRows(r, t, now)
+					continue
+				}
 				m.setLane(r, t, trace.Compute, now, "rows", -1)
 				m.sim.Schedule(now+d, evWorker, int32(r*m.T+t))
 			}
@@ -203,15 +208,31 @@ func (m *model) computeStep(r int, now float64) bool {
 			if p.Method == NBCFTest {
 				n = min(n, p.TestEvery)
 			}
-			m.setLane(r, 0, trace.Compute, now, fmt.Sprintf("rows %d–%d", rk.rowsDone, rk.rowsDone+n), -1)
+			if m.interferes {
+				// One row at a time: its rate is set at its start.
+				n = 1
+				m.computeLane(r, 0, now)
+			} else {
+				m.setLane(r, 0, trace.Compute, now, fmt.Sprintf("rows %d–%d", rk.rowsDone, rk.rowsDone+n), -1)
+			}
 			rk.rowsDone += n
 			rk.sub = 2
-			m.sim.Schedule(now+float64(n)*m.rowTime[0], evMain, int32(r))
+			m.sim.Schedule(now+float64(n)*m.rowTime[0]*m.slowdown(r), evMain, int32(r))
 			return false
 		case 2: // rows done: a progress call between outer-loop iterations
 			if p.Method != NBCFTest || rk.rowsDone == rk.rowsMain {
 				rk.sub = 1
 				continue
+			}
+			if m.allTest {
+				// Every thread calls: wait for the library's lock.
+				start := m.claimTest(r, 0, now)
+				if start > now {
+					m.setLane(r, 0, trace.Idle, now, "NBC_Test: lock", -1)
+				}
+				rk.sub = 6
+				m.sim.Schedule(start, evMain, int32(r))
+				return false
 			}
 			m.event(r, now, -1, Progress, -1)
 			rk.inLib = true
@@ -230,6 +251,16 @@ func (m *model) computeStep(r int, now float64) bool {
 			rk.sub = 1
 		case 4: // waiting at the join barrier; woken by join
 			return false
+		case 6: // all threads test: the main thread has the lock
+			m.event(r, now, -1, Progress, -1)
+			rk.inLib = true
+			m.setLane(r, 0, trace.Receive, now, "NBC_Test", -1)
+			rk.sub = 7
+			m.sim.Schedule(m.testBody(r, 0, now), evMain, int32(r))
+			return false
+		case 7: // its NBC_Test returns
+			rk.inLib = false
+			rk.sub = 1
 		case 5: // joined
 			if r == 0 && m.rec != nil {
 				for t := 1; t < m.T; t++ {
@@ -239,6 +270,100 @@ func (m *model) computeStep(r int, now float64) bool {
 			return true
 		}
 	}
+}
+
+// ---- row-wise compute threads (Params.TestThreads, Params.PollInterference) ----
+
+// rowwise reports whether the compute threads run chunk by chunk: to call
+// NBC_Test between their rows, or to take a progress thread's interference
+// at each row's start.
+func (m *model) rowwise() bool { return m.allTest || m.interferes }
+
+// slowdown is the factor on a row's time that starts now on rank r: 1 +
+// PollInterference while a progress thread polls on its core, else 1.
+func (m *model) slowdown(r int) float64 {
+	rk := &m.ranks[r]
+	if m.interferes && rk.progIn && rk.progSched {
+		return 1 + m.p.PollInterference
+	}
+	return 1
+}
+
+// computeLane opens a "rows" span on a lane unless one is open: row-wise
+// threads would otherwise record one span per row.
+func (m *model) computeLane(r, t int, now float64) {
+	if r != 0 || m.rec == nil || m.lanes[t].open && m.lanes[t].kind == trace.Compute {
+		return
+	}
+	m.setLane(r, t, trace.Compute, now, "rows", -1)
+}
+
+// nextRows starts compute thread t's next chunk of rows (TestEvery rows
+// between progress calls, or one row when a progress thread interferes),
+// or ends its share at the barrier.
+func (m *model) nextRows(r, t int, now float64) {
+	rk := &m.ranks[r]
+	if rk.rowsLeft[t] == 0 {
+		m.setLane(r, t, trace.Idle, now, "barrier", -1)
+		m.workerDone(r, now)
+		return
+	}
+	n := 1
+	if m.allTest {
+		n = min(rk.rowsLeft[t], m.p.TestEvery)
+	}
+	rk.rowsLeft[t] -= n
+	m.computeLane(r, t, now)
+	m.sim.Schedule(now+float64(n)*m.rowTime[t]*m.slowdown(r), evRows, int32(r*m.T+t))
+}
+
+// rowsDone: compute thread t finished a chunk. With every thread testing it
+// calls NBC_Test between outer-loop iterations (not after its last row),
+// first waiting for the library's lock.
+func (m *model) rowsDone(r, t int, now float64) {
+	rk := &m.ranks[r]
+	if !m.allTest || rk.rowsLeft[t] == 0 {
+		m.nextRows(r, t, now)
+		return
+	}
+	start := m.claimTest(r, t, now)
+	if start > now {
+		m.setLane(r, t, trace.Idle, now, "NBC_Test: lock", -1)
+	}
+	m.sim.Schedule(start, evTestIn, int32(r*m.T+t))
+}
+
+// claimTest queues thread t's progress call on rank r's library lock (the
+// MPI_THREAD_MULTIPLE global lock, first come first served) and returns
+// when it gets it. The call holds it for ProgressCall plus RequestTest per
+// outstanding request.
+func (m *model) claimTest(r, t int, now float64) float64 {
+	rk := &m.ranks[r]
+	start := max(now, rk.libBusy)
+	rk.callEnd[t] = start + m.p.ProgressCall + m.p.RequestTest*float64(m.outstanding(r))
+	rk.libBusy = rk.callEnd[t]
+	return start
+}
+
+// testIn: worker t is inside NBC_Test.
+func (m *model) testIn(r, t int, now float64) {
+	m.ranks[r].testers++
+	m.setLane(r, t, trace.Receive, now, "NBC_Test", -1)
+	m.sim.Schedule(m.testBody(r, t, now), evTestOut, int32(r*m.T+t))
+}
+
+// testBody runs the actions that waited for a thread in the library and
+// returns when thread t's call ends: its own cost, or later if it posted
+// a round (which queues behind the lock's other holders).
+func (m *model) testBody(r, t int, now float64) float64 {
+	rk := &m.ranks[r]
+	b0 := rk.libBusy
+	m.flush(r, now)
+	end := rk.callEnd[t]
+	if rk.libBusy != b0 {
+		end = max(end, rk.libBusy)
+	}
+	return end
 }
 
 // workerDone: one compute thread of rank r finished its rows.

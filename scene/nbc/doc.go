@@ -17,9 +17,10 @@
 // progress, compute, and a row for the data on the wire) grows with the
 // playhead; nothing after it is drawn. The view "nbcf" draws LibNBC's
 // progress-function run (NBCF-ovlp-test) of the same workload instead:
-// no queue and no progress thread, the main thread's NBC_Test calls
-// between outer-loop iterations ticked on its lane, and the network row
-// showing rendezvous data moving only around them; "both" stacks the two
+// no queue and no progress thread, every compute thread calling NBC_Test
+// between its outer-loop iterations (engine/nbc's TestThreads = "all", the
+// paper's reading; the main thread's calls ticked on its lane), and the
+// network row showing rendezvous data moving only around them; "both" stacks the two
 // timelines on one time axis.
 //
 // Every picture is built from the engine's handle events (Issue, Block,

@@ -72,7 +72,7 @@ func Fields() []scene.Field {
 		{Key: KeyMatrix, Label: "matrix n", Help: "n of the n × n matrix of the matrix-vector product (rows split over ranks and threads)", Kind: scene.Int, Type: "int", Min: MinMatrix, Max: nbc.MaxMatrix, Log: true, Default: fmt.Sprint(DefaultMatrix)},
 		{Key: KeyCores, Label: "cores", Help: "cores per node (the paper: 16); the progress thread takes one unless oversubscribed", Kind: scene.Int, Type: "int", Min: 2, Max: MaxCores, Default: fmt.Sprint(d.Cores)},
 		{Key: KeyOversubscribe, Label: "oversubscribe", Help: "as many compute threads as cores, the progress thread sharing a core (16+1 instead of 15+1)", Kind: scene.Bool, Type: "bool", Default: "0"},
-		{Key: KeyTestEvery, Label: "test every", Help: "LibNBC: one progress call (NBC_Test) per this many outer-loop iterations of the main thread", Kind: scene.Int, Type: "int", Min: 1, Max: 10000, Log: true, Default: fmt.Sprint(d.TestEvery)},
+		{Key: KeyTestEvery, Label: "test every", Help: "LibNBC: one progress call (NBC_Test) per this many outer-loop iterations of each compute thread", Kind: scene.Int, Type: "int", Min: 1, Max: 10000, Log: true, Default: fmt.Sprint(d.TestEvery)},
 		{Key: KeyView, Label: "view", Help: "TCC's queue and threads, LibNBC's progress-function timeline on the same workload, or both", Kind: scene.Choice, Type: "choice", Choices: []string{ViewTCC, ViewNBCF, ViewBoth}, Default: ViewTCC},
 	}
 }

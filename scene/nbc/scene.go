@@ -31,7 +31,9 @@ func (Scene) Info() scene.Info {
 			"slots, the handles' flags and the compute threads' share of the matrix-vector " +
 			"product are drawn at the playhead above a timeline of rank 0's threads. Switch the " +
 			"view to see LibNBC's progress function on the same workload, whose large messages " +
-			"advance only when the main thread calls NBC_Test between outer-loop iterations.",
+			"advance only when a thread is inside the library: here every compute thread calls " +
+			"NBC_Test between its outer-loop iterations (the call in the OpenMP loop's body, the " +
+			"paper's reading), one at a time under the library's lock.",
 	}
 }
 

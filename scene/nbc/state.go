@@ -300,7 +300,7 @@ func (p *painter) nbcfState(tl *timeline) {
 		}
 	}
 	lines := [][]string{
-		{fmt.Sprintf("NBC_Test calls so far: %d of %d", tl.progressCalls(p.t), len(tl.progress)), fmt.Sprintf("NBC_Test calls: %d", tl.progressCalls(p.t))},
+		{fmt.Sprintf("main thread's NBC_Test calls so far: %d of %d", tl.progressCalls(p.t), len(tl.progress)), fmt.Sprintf("NBC_Test calls: %d", tl.progressCalls(p.t))},
 		{fmt.Sprintf("schedules in flight: %d (they progress together)", inFlight), fmt.Sprintf("in flight: %d", inFlight)},
 		{"no progress thread: rendezvous data moves only inside NBC_Test or NBC_Wait", "rendezvous moves only inside NBC_Test/Wait", ""},
 	}
