@@ -22,6 +22,8 @@ func bindParams(fs *flag.FlagSet, p any) {
 		}
 		usage := f.Tag.Get("help")
 		switch ptr := v.Field(i).Addr().Interface().(type) {
+		case flag.Value: // a named choice (os_phase, net_wait): Set names what it accepts
+			fs.Var(ptr, name, usage)
 		case *int:
 			fs.IntVar(ptr, name, *ptr, usage)
 		case *float64:

@@ -3,6 +3,7 @@ package butterfly
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"commlab/engine/allreduce"
 	"commlab/engine/trace"
@@ -31,6 +32,8 @@ func Fields() []scene.Field {
 		{Key: "os_jitter", Label: "OS jitter", Help: "periodic OS-jitter windows stall reductions", Kind: scene.Bool, Type: "bool", Default: "1"},
 		{Key: "net_noise", Label: "network noise", Help: "Poisson noise events delay messages in flight", Kind: scene.Bool, Type: "bool", Default: "1"},
 		{Key: "co_scheduled", Label: "co-scheduled", Help: "all processes share one OS-jitter phase", Kind: scene.Bool, Type: "bool", Default: "0"},
+		{Key: "os_phase", Label: "OS phase", Help: "first: each process's first OS window starts at a random time in [0, period), none runs at t = 0 (the paper); stationary: a window may already be running at t = 0", Kind: scene.Choice, Type: "choice", Choices: allreduce.OSPhases(), Default: d.OSPhase.String()},
+		{Key: "net_wait", Label: "network wait", Help: "mean time between network-noise events: period, or inverse = 1/period (the paper's words taken literally: noise all but vanishes)", Kind: scene.Choice, Type: "choice", Choices: allreduce.NetWaits(), Default: d.NetWait.String()},
 	}
 }
 
@@ -49,6 +52,14 @@ func Params(v scene.Values) (allreduce.Params, error) {
 	p.OSJitter = v.Bool("os_jitter")
 	p.NetNoise = v.Bool("net_noise")
 	p.CoScheduled = v.Bool("co_scheduled")
+	// The fields' choices are the engine's names, so Set fails only on a
+	// value that skipped parsing; that comes back as a FieldError below.
+	if err := p.OSPhase.Set(v["os_phase"]); err != nil {
+		return p, &scene.FieldError{Key: "os_phase", Value: v["os_phase"], Want: "one of " + strings.Join(allreduce.OSPhases(), ", ")}
+	}
+	if err := p.NetWait.Set(v["net_wait"]); err != nil {
+		return p, &scene.FieldError{Key: "net_wait", Value: v["net_wait"], Want: "one of " + strings.Join(allreduce.NetWaits(), ", ")}
+	}
 	if err := p.Validate(); err != nil {
 		var re *allreduce.RangeError
 		if errors.As(err, &re) {

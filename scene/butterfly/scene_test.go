@@ -61,8 +61,10 @@ func TestNumbersMatchEngine(t *testing.T) {
 		{values("P", "64", "T", "6"), 42},
 		{values("P", "64", "T", "0", "net_noise", "0"), 3},
 		{values("P", "4096", "T", "12"), 1},
+		{values("P", "4096", "T", "12", "os_phase", "stationary"), 1},
+		{values("P", "256", "T", "8", "N", "1e6", "net_wait", "inverse"), 2},
 	} {
-		name := fmt.Sprintf("P=%s,T=%s,seed=%d", c.v["P"], c.v["T"], c.seed)
+		name := fmt.Sprintf("P=%s,T=%s,%s,%s,seed=%d", c.v["P"], c.v["T"], c.v["os_phase"], c.v["net_wait"], c.seed)
 		t.Run(name, func(t *testing.T) {
 			run := build(t, c.v, c.seed)
 			p, err := Params(c.v)
@@ -114,6 +116,48 @@ func TestNumbersMatchEngine(t *testing.T) {
 				t.Errorf("critical_redundant = P%d, which finished at %v, not at %v", i, red[i], res.ByT[p.T])
 			}
 		})
+	}
+}
+
+// TestPhaseAndWaitFields: os_phase and net_wait reach the engine (the
+// default is the paper's first jitter at a random time and a mean wait of
+// one period) and change the run they should.
+func TestPhaseAndWaitFields(t *testing.T) {
+	d, err := Params(values())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.OSPhase != allreduce.PhaseFirst || d.NetWait != allreduce.WaitPeriod {
+		t.Errorf("defaults os_phase=%v net_wait=%v, want first and period", d.OSPhase, d.NetWait)
+	}
+	p, err := Params(values("os_phase", "stationary", "net_wait", "inverse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.OSPhase != allreduce.PhaseStationary || p.NetWait != allreduce.WaitInverse {
+		t.Errorf("got os_phase=%v net_wait=%v, want stationary and inverse", p.OSPhase, p.NetWait)
+	}
+	// Heavy OS jitter (windows a third of the period) on 4096 processes:
+	// stationary windows stall about a third of the processes at t = 0,
+	// so the conventional run is slower than with the first window at a
+	// random phase.
+	heavy := func(phase string) float64 {
+		return build(t, values("P", "4096", "T", "12", "period", "3e-05", "duration", "1e-05", "net_noise", "0", "os_phase", phase), 1).Numbers()["conventional"]
+	}
+	if f, s := heavy("first"), heavy("stationary"); !(f < s) {
+		t.Errorf("conventional time: first %v, stationary %v; want first < stationary", f, s)
+	}
+	// Network noise only, on long messages: one event every period = 1 ms
+	// meets some of the 256·8 messages of ~1 ms each; at one every 1000 s
+	// none does, so the run is jitter-free.
+	netOnly := func(wait string) *Run {
+		return build(t, values("P", "256", "T", "8", "N", "1e6", "os_jitter", "0", "net_wait", wait), 1)
+	}
+	if n := netOnly("period").Numbers(); !(n["conventional"] > n["no_jitter"]) {
+		t.Errorf("net_wait=period: conventional %v, no jitter %v; want noise to delay it", n["conventional"], n["no_jitter"])
+	}
+	if n := netOnly("inverse").Numbers(); n["conventional"] != n["no_jitter"] {
+		t.Errorf("net_wait=inverse: conventional %v, want the jitter-free %v", n["conventional"], n["no_jitter"])
 	}
 }
 
@@ -176,6 +220,8 @@ func TestBadValues(t *testing.T) {
 		{values("duration", "0.002"), "duration"}, // not below period
 		{values("alpha", "x"), "alpha"},
 		{values("os_jitter", "maybe"), "os_jitter"},
+		{values("os_phase", "sometimes"), "os_phase"},
+		{values("net_wait", "1/period"), "net_wait"},
 	} {
 		_, err := New().Build(c.v, 1)
 		var fe *scene.FieldError

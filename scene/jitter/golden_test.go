@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden images in testdata/"
 // redundant run has completed and the conventional one has not) in both
 // themes, and the finished frame in light.
 func TestGolden(t *testing.T) {
-	r := build(t, map[string]string{"P": "16", "T": "4"}, 2)
+	r := build(t, map[string]string{"P": "16", "T": "4"}, 14)
 	for _, c := range []struct {
 		th   render.Theme
 		frac float64
@@ -41,7 +41,7 @@ func TestGolden(t *testing.T) {
 // thousands of pixels in span, message and stall colours, so a golden
 // regenerated from a broken layout (an empty list) cannot pass unnoticed.
 func TestGoldenNotBlank(t *testing.T) {
-	r := build(t, map[string]string{"P": "16", "T": "4"}, 2)
+	r := build(t, map[string]string{"P": "16", "T": "4"}, 14)
 	for _, th := range []render.Theme{render.Light(), render.Dark()} {
 		img := raster.Image(r.Frame(r.End()*2/3, scene.View{W: 960, H: 540, Theme: th}), 1)
 		scenetest.NotBlank(t, img, map[string]color.Color{
