@@ -19,6 +19,10 @@ type Info struct {
 	// model, whose time unit is one addition. Empty means seconds, which
 	// the page writes with SI prefixes.
 	TimeUnit string `json:"time_unit,omitempty"`
+	// Seed is the seed of a link that names none, chosen so that the
+	// default view shows the model's effect (a test in the scene's package
+	// says why); 0 means DefaultSeed.
+	Seed uint64 `json:"seed,omitempty"`
 }
 
 // Scene is one animated view of a model.

@@ -32,7 +32,8 @@ var reserved = map[string]bool{
 // PlaySeconds.
 var Speeds = []float64{0.125, 0.25, 0.5, 1, 2, 4, 8}
 
-// DefaultSeed is the seed of a URL that names none.
+// DefaultSeed is the seed of a URL that names none, unless the scene's
+// Info.Seed names another.
 const DefaultSeed = 1
 
 // State is everything a view shows, and what its URL carries.
@@ -50,10 +51,14 @@ type State struct {
 
 // Default is the state of a bare URL for scene sc.
 func Default(sc Scene) State {
+	seed := sc.Info().Seed
+	if seed == 0 {
+		seed = DefaultSeed
+	}
 	return State{
 		Scene:  sc.Info().Name,
 		Values: Defaults(sc.Fields()),
-		Seed:   DefaultSeed,
+		Seed:   seed,
 		Speed:  1,
 		Theme:  render.ThemeNames[0],
 	}

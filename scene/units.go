@@ -3,7 +3,9 @@ package scene
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
 
 	"commlab/engine/sweep"
 )
@@ -114,4 +116,34 @@ func ByteSize(b float64) string {
 		i++
 	}
 	return strconv.FormatFloat(b, 'g', 3, 64) + " " + units[i]
+}
+
+// NumberSpec says what one of a Run's Numbers is: its label and unit.
+type NumberSpec struct {
+	Key   string
+	Label string
+	Unit  Unit
+}
+
+// Describe lists the numbers m in the order of specs, each with its label
+// and unit; a key specs do not name comes last, labelled by its key and
+// without a unit, and a spec whose key m lacks is left out (catalog's
+// TestReportsDescribeEveryNumber finds both).
+func Describe(m map[string]float64, specs []NumberSpec) []Number {
+	out := make([]Number, 0, len(m))
+	named := make(map[string]bool, len(specs))
+	for _, s := range specs {
+		named[s.Key] = true
+		if x, ok := m[s.Key]; ok {
+			out = append(out, Number{Key: s.Key, Label: s.Label, Value: x, Unit: s.Unit})
+		}
+	}
+	var rest []Number
+	for k, x := range m {
+		if !named[k] {
+			rest = append(rest, Number{Key: k, Label: k, Value: x, Unit: UnitPlain})
+		}
+	}
+	slices.SortFunc(rest, func(a, b Number) int { return strings.Compare(a.Key, b.Key) })
+	return append(out, rest...)
 }

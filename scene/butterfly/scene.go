@@ -26,6 +26,7 @@ func New() scene.Scene { return Scene{} }
 func (Scene) Info() scene.Info {
 	return scene.Info{
 		Name:  "butterfly",
+		Seed:  DefaultSeed,
 		Title: "Butterfly allreduce with redundant exchanges",
 		Paper: "Paper 000 (Fig. 1–4): Matsumoto and Suda, a collective communication algorithm that mitigates the effect of jitter",
 		Summary: "The butterfly allreduce as the paper's Fig. 1 draws it: processes are columns, " +

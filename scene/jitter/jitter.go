@@ -46,6 +46,7 @@ func New() scene.Scene { return Scene{} }
 func (Scene) Info() scene.Info {
 	return scene.Info{
 		Name:  "jitter",
+		Seed:  butterfly.DefaultSeed,
 		Title: "OS and network jitter in the butterfly allreduce",
 		Paper: "Paper 000 (§4, OS and network jitter; Fig. 2-4, 12, 21)",
 		Summary: "Per-process timelines of one butterfly allreduce: reductions, waits for a partner, " +
