@@ -109,18 +109,19 @@ test-report:
 e2e:
 	$(GO) test -count=1 -timeout 5m ./cmd/serve/e2e/...
 
-## bench: the Go benchmarks (engine, render, scenes), then the page's numbers in headless Chromium against the issue's targets
+## bench: the Go benchmarks (engine, render, scenes), then the page's numbers in headless Chromium against the issue's targets, and the wasm size each scene costs
 # The page numbers come from TestPageNumbers in cmd/serve/e2e, run in go
 # test's local directory mode (no package argument) so that the table it
 # prints reaches the terminal; COMMLAB_BENCH=1 is what lets it run at all.
 # It also reads the display-list benchmarks from the Go benchmarks' output
 # ($COMMLAB_BENCH_GO), so one table holds every number the issue sets.
+# TestWasmSizePerScene then links the wasm once more per scene, without it.
 bench:
 	@out=$$(mktemp); trap 'rm -f "$$out"' EXIT; \
 	echo "$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./render/... ./scene/..."; \
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/... ./render/... ./scene/... | tee "$$out"; \
-	echo "=== page numbers: cd cmd/serve/e2e && COMMLAB_BENCH=1 $(GO) test -run '^TestPageNumbers$$'"; \
-	cd cmd/serve/e2e && COMMLAB_BENCH=1 COMMLAB_BENCH_GO="$$out" $(GO) test -count=1 -timeout 15m -run '^TestPageNumbers$$'
+	echo "=== page numbers and wasm size per scene: cd cmd/serve/e2e && COMMLAB_BENCH=1 $(GO) test -run '^(TestPageNumbers|TestWasmSizePerScene)$$'"; \
+	cd cmd/serve/e2e && COMMLAB_BENCH=1 COMMLAB_BENCH_GO="$$out" $(GO) test -count=1 -timeout 25m -run '^(TestPageNumbers|TestWasmSizePerScene)$$'
 
 ## clean: remove the generated site files (wasm, wasm_exec.js, thumbnails, reports)
 clean:
