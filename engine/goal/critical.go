@@ -1,0 +1,72 @@
+package goal
+
+import "slices"
+
+// critical walks back from the CPU that finishes last: each link is what
+// set the time the next one began (the CPU's previous occupant, the NIC's
+// previous gap, a message's flight, a rendezvous release), so the chain
+// covers the run from 0 to End without the slack that did not matter.
+func (e *exec) critical() []CritStep {
+	s := e.s
+	h := e.res.EndRank
+	c := h * e.ncpu
+	for k := range e.ncpu {
+		if e.nexto[h*e.ncpu+k] > e.nexto[c] {
+			c = h*e.ncpu + k
+		}
+	}
+	var out []CritStep
+	at := e.cpuBy[c]
+	limit := s.NumOps() + 3*len(e.tl.Messages) + 1
+	for !at.none && len(out) < limit {
+		var st CritStep
+		var prev cause
+		switch at.kind {
+		case CritCPU:
+			r := e.tl.Ops[at.id]
+			st = CritStep{Kind: CritCPU, Rank: s.RankOf(int(at.id)), Peer: -1, Op: int(at.id), Start: r.Start, End: r.End + r.Stall}
+			if k := s.kind(uint32(at.id)); k == Send {
+				st.Peer = int(s.ops[at.id].peer)
+			}
+			prev = e.cause[at.id]
+		case CritReceive:
+			m := e.tl.Messages[at.id]
+			size := m.Bytes
+			end := m.Taken + int64(e.o+max((size-1)*e.O, (size-1)*e.G))
+			if m.Recv >= 0 {
+				end = max(end, e.tl.Ops[m.Recv].End+e.tl.Ops[m.Recv].Stall)
+			}
+			st = CritStep{Kind: CritReceive, Rank: int(m.To), Peer: int(m.From), Op: int(m.Send), Start: m.Taken, End: end}
+			prev = e.mcause[at.id]
+		case CritFlight:
+			m := e.tl.Messages[at.id]
+			st = CritStep{Kind: CritFlight, Rank: int(m.From), Peer: int(m.To), Op: int(m.Send), Start: m.Sent, End: m.Arrive}
+			prev = e.cause[m.Send]
+		case CritGap:
+			if at.gapR {
+				m := e.tl.Messages[at.id]
+				st = CritStep{Kind: CritGap, Rank: int(m.To), Peer: int(m.From), Op: int(m.Send), Start: m.Taken,
+					End: m.Taken + int64(e.g+(m.Bytes-1)*e.G)}
+				prev = e.mcause[at.id]
+			} else {
+				r := e.tl.Ops[at.id]
+				size := s.size(uint32(at.id))
+				st = CritStep{Kind: CritGap, Rank: s.RankOf(int(at.id)), Peer: int(s.ops[at.id].peer), Op: int(at.id),
+					Start: r.Start, End: r.Start + int64(e.g+(size-1)*e.G)}
+				prev = e.cause[at.id]
+			}
+		case CritRendezvous:
+			m := e.tl.Messages[at.id]
+			st = CritStep{Kind: CritRendezvous, Rank: int(m.From), Peer: int(m.To), Op: int(m.Send), Start: m.Matched, End: m.Matched}
+			if m.Unexpected && m.Recv >= 0 {
+				prev = e.cause[m.Recv]
+			} else {
+				prev = e.mcause[at.id]
+			}
+		}
+		out = append(out, st)
+		at = prev
+	}
+	slices.Reverse(out)
+	return out
+}

@@ -1,0 +1,40 @@
+// Package goal reads, writes and runs schedules in GOAL, the text format of
+// LogGOPSim (spcl/LogGOPSim), with LogGOPSim's LogGOPS semantics to the
+// nanosecond.
+//
+// A GOAL file lists, per rank, labelled operations (send and recv of a
+// number of bytes to or from a peer with a tag, calc of a number of
+// nanoseconds, each on a CPU and a NIC index) and dependencies between
+// them: "a requires b" (a starts after b is done) and "a irequires b" (a
+// starts after b has started). Read streams such a file into a Schedule
+// (bufio, rank by rank, never the whole text in memory); errors name the
+// file, line and column, and a rank whose dependencies form a cycle is
+// refused at its closing brace. Write and the streaming Writer produce the
+// same text, so schedules built here (package goal/export writes commlab's
+// own collectives) open in LogGOPSim and the two tools check each other.
+//
+// Run executes a Schedule as LogGOPSim's simulator does (its
+// LogGOPSim.cpp, read rule by rule): one queue of operations ordered by
+// time and insertion stamp; a send holds its CPU for o + (s-1)·O and its
+// NIC for g + (s-1)·G, its message arrives o + L after the send starts; a
+// receive costs o + max((s-1)·O, (s-1)·G) of CPU and g + (s-1)·G of NIC
+// when its message is taken off the network; messages match posted
+// receives by (source, tag) in posting order (and unexpected messages in
+// arrival order), with -1 as any source or tag; a message of at most S
+// bytes is eager (the send is done once issued), a larger one rendezvous
+// (the send is done when the receive matches). Times are integer
+// nanoseconds in uint64 arithmetic, as in LogGOPSim, so results agree to
+// the nanosecond, including the order in which operations freed at the
+// same instant enter the queue (libstdc++'s std::sort, reproduced).
+//
+// Noise stretches CPU work (o and calc) and messages: LogGOPSim's noise
+// traces ("start<TAB>duration" lines, ns), each rank reading the trace at
+// a seeded random offset or all at one offset (co-scheduled); commlab's
+// periodic OS jitter; and commlab's Poisson network noise, which delays
+// messages in flight (engine/noise draws both).
+//
+// With Options.Record a Result carries the timeline a scene draws: every
+// operation's CPU interval and noise stall, every message (sent, arrived,
+// taken, matched), and the critical path, the chain of CPU occupancy, NIC
+// gaps, messages and dependencies that ends at the maximum finishing time.
+package goal

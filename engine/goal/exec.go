@@ -1,0 +1,702 @@
+package goal
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Options choose what a run records.
+type Options struct {
+	// Record fills Result.Timeline and Result.Critical: per operation and
+	// per message times, noise stalls and the critical path. It costs
+	// about 150 bytes an operation; sweeps and huge runs leave it off.
+	Record bool
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	// End is LogGOPSim's "maximum finishing time": the latest time any
+	// CPU of any rank is busy until (its last o, calc or noise), ns.
+	End int64 `json:"end_ns"`
+	// EndRank is the rank that sets End (the lowest such rank).
+	EndRank int `json:"end_rank"`
+	// RankEnd is each rank's finishing time, ns.
+	RankEnd []int64 `json:"-"`
+	// Ops and Messages count the operations run and the messages sent;
+	// Events counts queue insertions as LogGOPSim's "Events" does
+	// (operations and messages, not re-insertions); Pops counts every
+	// item taken from the queue, re-insertions included.
+	Ops      int64 `json:"ops"`
+	Messages int64 `json:"messages"`
+	Events   int64 `json:"events"`
+	Pops     int64 `json:"pops"`
+	// Stall is the total CPU time noise took, ns.
+	Stall int64 `json:"stall_ns"`
+	// Timeline and Critical are set when Options.Record is.
+	Timeline *Timeline  `json:"-"`
+	Critical []CritStep `json:"-"`
+}
+
+// Timeline is the record of a run: what a scene draws.
+type Timeline struct {
+	// Ops[i] is operation i's record, in Schedule order.
+	Ops []OpRecord
+	// Messages, one per send, in the order they were sent.
+	Messages []MsgRecord
+}
+
+// OpRecord is one operation in a run. Times in ns; -1 where an event
+// did not happen.
+type OpRecord struct {
+	// Issue is when the operation was taken from the queue and began: a
+	// send or calc starts its CPU time then, a recv is posted.
+	Issue int64
+	// Start and End bound its CPU time: o + (s-1)·O of a send, a calc's
+	// duration, and for a recv the receive overhead o + max((s-1)·O,
+	// (s-1)·G) of the message it took (spent when the message was taken
+	// off the network, which may be before the recv was posted).
+	Start, End int64
+	// Stall is the noise that followed End on the same CPU.
+	Stall int64
+	// Done is when the operations that require it were released.
+	Done int64
+	// Msg is, for a send or recv, its index in Timeline.Messages (-1 if
+	// none).
+	Msg int32
+}
+
+// MsgRecord is one message.
+type MsgRecord struct {
+	Send, Recv int32 // operation indices; Recv is -1 if never matched
+	From, To   int32
+	Bytes      uint64
+	Tag        uint32
+	// Sent is the send's start; Arrive = Sent + o + L (+ network noise
+	// Delay) is when its first byte reaches the receiver; Taken is when
+	// the receiver's CPU and NIC took it off the network; Matched when it
+	// met its recv.
+	Sent, Arrive, Taken, Matched int64
+	Delay                        int64
+	// Rendezvous is true for a message of more than S bytes: its send
+	// completed only when it matched.
+	Rendezvous bool
+	// Unexpected is true when it arrived before its recv was posted.
+	Unexpected bool
+}
+
+// CritKind is a link of the critical path.
+type CritKind uint8
+
+const (
+	CritCPU        CritKind = iota // an operation's CPU time (o, calc) and its noise
+	CritReceive                    // a message's receive overhead at the receiver
+	CritFlight                     // a message in flight (o + L and network noise after the send's start)
+	CritGap                        // the NIC gap g + (s-1)·G after a send or receive
+	CritRendezvous                 // a rendezvous send released when its message matched
+)
+
+func (k CritKind) String() string {
+	return [...]string{"cpu", "receive", "flight", "gap", "rendezvous"}[k]
+}
+
+// MarshalText writes the kind's name.
+func (k CritKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// CritStep is one link of the critical path: on Rank, from Start to End,
+// operation Op (for CritReceive, CritFlight and CritRendezvous the send
+// whose message it is; Peer the other rank).
+type CritStep struct {
+	Kind  CritKind `json:"kind"`
+	Rank  int      `json:"rank"`
+	Peer  int      `json:"peer"`
+	Op    int      `json:"op"`
+	Start int64    `json:"start_ns"`
+	End   int64    `json:"end_ns"`
+}
+
+// StuckError is a run that could not finish: operations whose
+// dependencies never completed or messages that never matched.
+type StuckError struct {
+	NotRun    int      // operations never issued
+	Unmatched []string // a few of the unmatched sends and recvs
+}
+
+func (e *StuckError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "goal: schedule did not complete: %d operations never ran", e.NotRun)
+	if len(e.Unmatched) > 0 {
+		fmt.Fprintf(&b, "; unmatched: %s", strings.Join(e.Unmatched, "; "))
+	}
+	return b.String()
+}
+
+// Run executes s on p with noise n, as LogGOPSim does. It never hangs:
+// every operation enters the queue at most once plus its re-insertions,
+// each of which moves its time forward. A schedule that leaves messages
+// unmatched or operations never issued returns the partial Result and a
+// *StuckError.
+func Run(s *Schedule, p Params, n Noise, opt Options) (*Result, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if err := n.validate(); err != nil {
+		return nil, err
+	}
+	nz, err := newCPUNoise(n, s.numRanks)
+	if err != nil {
+		return nil, err
+	}
+	e := newExec(s, p, nz, opt.Record)
+	e.run()
+	return e.result()
+}
+
+type exec struct {
+	s      *Schedule
+	o, O   uint64
+	g, G   uint64
+	L, S   uint64
+	ncpu   int
+	nnic   int
+	nexto  []uint64 // per rank and CPU
+	nextgr []uint64 // per rank and NIC
+	nextgs []uint64
+	pend   []uint32 // dependencies left per op
+	q      queue
+	aqtime uint32
+	// match queues: linked lists in one pool; rq holds posted recvs, uq
+	// unexpected messages (send ops)
+	rqHead, rqTail, uqHead, uqTail []uint32
+	pool                           []qnode
+	free                           uint32
+	freed                          []freedOp
+	batch                          []uint32
+	nz                             *cpuNoise
+	res                            Result
+	// recording
+	rec            bool
+	tl             *Timeline
+	msgOf          []int32 // per send op: message index
+	cause          []cause // per op: what set its issue time
+	mcause         []cause // per message: what set its taking time
+	cpuBy, gsBy    []cause // setter of nexto / nextgs
+	grBy           []cause
+	pendingMsg     int
+	issued         int64
+	nodeOfRankLast []cause
+}
+
+type qnode struct{ op, next uint32 }
+
+type freedOp struct{ host, op uint32 }
+
+const nilNode = ^uint32(0)
+
+// cause names what set a time: an op's CPU interval, a message's receive
+// overhead, flight, or rendezvous release; or the start (kind none).
+type cause struct {
+	kind CritKind
+	none bool
+	id   int32 // op (CritCPU, CritGap with send) or message index
+	gapR bool  // CritGap of a receive (message id) rather than a send
+}
+
+var start0 = cause{none: true}
+
+func newExec(s *Schedule, p Params, nz *cpuNoise, rec bool) *exec {
+	e := &exec{s: s, o: uint64(p.Overhead), O: uint64(p.OverheadPerByte), g: uint64(p.Gap),
+		G: uint64(p.GapPerByte), L: uint64(p.L), S: uint64(p.S), ncpu: s.CPUs(), nnic: s.NICs(), nz: nz, rec: rec}
+	P := s.numRanks
+	e.nexto = make([]uint64, P*e.ncpu)
+	e.nextgr = make([]uint64, P*e.nnic)
+	e.nextgs = make([]uint64, P*e.nnic)
+	n := s.NumOps()
+	e.pend = make([]uint32, n)
+	for _, d := range s.succ {
+		e.pend[d&^startDep]++
+	}
+	e.rqHead = make([]uint32, P)
+	e.rqTail = make([]uint32, P)
+	e.uqHead = make([]uint32, P)
+	e.uqTail = make([]uint32, P)
+	for i := range P {
+		e.rqHead[i], e.rqTail[i], e.uqHead[i], e.uqTail[i] = nilNode, nilNode, nilNode, nilNode
+	}
+	e.free = nilNode
+	if rec {
+		e.tl = &Timeline{Ops: make([]OpRecord, n), Messages: make([]MsgRecord, 0, s.sends)}
+		for i := range e.tl.Ops {
+			e.tl.Ops[i] = OpRecord{Issue: -1, Start: -1, End: -1, Done: -1, Msg: -1}
+		}
+		e.msgOf = make([]int32, n)
+		e.cause = make([]cause, n)
+		e.mcause = make([]cause, 0, s.sends)
+		e.cpuBy = make([]cause, P*e.ncpu)
+		e.gsBy = make([]cause, P*e.nnic)
+		e.grBy = make([]cause, P*e.nnic)
+		for i := range e.cpuBy {
+			e.cpuBy[i] = start0
+		}
+		for i := range e.gsBy {
+			e.gsBy[i], e.grBy[i] = start0, start0
+		}
+		for i := range e.cause {
+			e.cause[i] = start0
+		}
+	}
+	return e
+}
+
+func (e *exec) kindKey(op uint32) uint8 { return uint8(e.s.kind(op)) }
+
+// run is LogGOPSim's main loop. The initial operations (every rank's
+// roots, time 0, stamps 0..roots-1 in rank order) are handled first
+// without entering the queue: nothing pushed later can precede them.
+func (e *exec) run() {
+	s := e.s
+	e.aqtime = uint32(s.roots)
+	var ts uint32
+	roots := make([]uint32, 0, 64)
+	for h := 0; h < s.numRanks; h++ {
+		roots = roots[:0]
+		for i := s.rankStart[h]; i < s.rankStart[h+1]; i++ {
+			if e.pend[i] == 0 {
+				roots = append(roots, i)
+			}
+		}
+		stdSort(roots, e.kindKey)
+		for _, op := range roots {
+			e.handle(item{time: 0, ts: ts, op: op, host: uint32(h)})
+			ts++
+			e.drainQueue(false)
+		}
+	}
+	e.drainQueue(true)
+}
+
+// drainQueue pops while the queue holds items earlier than the next
+// initial one: with all true, until it is empty. Initial items have time
+// 0 and the smallest stamps, so they precede everything; draining between
+// them is a no-op except for items pushed at time 0 with earlier stamps,
+// which cannot exist.
+func (e *exec) drainQueue(all bool) {
+	if !all {
+		return
+	}
+	for e.q.len() > 0 {
+		e.res.Pops++
+		e.handle(e.q.pop())
+	}
+}
+
+func (e *exec) newTS() uint32 {
+	t := e.aqtime
+	e.aqtime++
+	return t
+}
+
+func (e *exec) handle(it item) {
+	s := e.s
+	h := it.host
+	if it.op&msgBit != 0 {
+		e.message(it)
+		return
+	}
+	op := it.op
+	c := int(h)*e.ncpu + int(s.cpu(op))
+	switch s.kind(op) {
+	case Calc:
+		if e.nexto[c] > it.time {
+			it.time = e.nexto[c]
+			if e.rec {
+				e.cause[op] = e.cpuBy[c]
+			}
+			e.q.push(it)
+			return
+		}
+		size := s.size(op)
+		stall := e.stall(h, it.time, it.time+size)
+		e.nexto[c] = it.time + size + stall
+		e.issued++
+		if e.rec {
+			r := &e.tl.Ops[op]
+			r.Issue, r.Start, r.End, r.Stall, r.Done = int64(it.time), int64(it.time), int64(it.time+size), int64(stall), int64(it.time)
+			e.cpuBy[c] = cause{kind: CritCPU, id: int32(op)}
+		}
+		e.markStarted(h, op)
+		e.markDone(h, op)
+		e.release()
+	case Send:
+		nc := int(h)*e.nnic + int(s.nic(op))
+		if t := max(e.nexto[c], e.nextgs[nc]); t > it.time {
+			it.time = t
+			if e.rec {
+				e.cause[op] = e.bind(c, nc)
+			}
+			e.q.push(it)
+			return
+		}
+		e.markStarted(h, op)
+		size := s.size(op)
+		t := it.time
+		stall := e.stall(h, t, t+e.o)
+		e.nexto[c] = t + e.o + (size-1)*e.O + stall
+		e.nextgs[nc] = t + e.g + (size-1)*e.G
+		peer := s.ops[op].peer
+		delay := uint64(0)
+		if e.nz.net != nil {
+			delay = e.nz.flight(h, t+e.o, e.L)
+		}
+		arrive := t + e.o + e.L + delay
+		e.issued++
+		e.res.Messages++
+		if e.rec {
+			r := &e.tl.Ops[op]
+			r.Issue, r.Start, r.End, r.Stall = int64(t), int64(t), int64(t+e.o+(size-1)*e.O), int64(stall)
+			m := int32(len(e.tl.Messages))
+			r.Msg = m
+			e.msgOf[op] = m
+			e.tl.Messages = append(e.tl.Messages, MsgRecord{Send: int32(op), Recv: -1, From: int32(h), To: int32(peer),
+				Bytes: size, Tag: s.ops[op].tag, Sent: int64(t), Arrive: int64(arrive), Taken: -1, Matched: -1,
+				Delay: int64(delay), Rendezvous: size > e.S})
+			e.mcause = append(e.mcause, cause{kind: CritFlight, id: m})
+			e.cpuBy[c] = cause{kind: CritCPU, id: int32(op)}
+			e.gsBy[nc] = cause{kind: CritGap, id: int32(op)}
+		}
+		e.q.push(item{time: arrive, ts: e.newTS(), op: op | msgBit, host: h})
+		if size <= e.S {
+			if e.rec {
+				e.tl.Ops[op].Done = int64(t)
+			}
+			e.markDone(h, op)
+		}
+		e.release()
+	case Recv:
+		e.markStarted(h, op)
+		e.issued++
+		if e.rec {
+			e.tl.Ops[op].Issue = int64(it.time)
+		}
+		if j, ok := e.take(&e.uqHead[h], &e.uqTail[h], s.ops[op].peer, s.ops[op].tag, true); ok {
+			// the message j (a send op) arrived before: match it now
+			src := e.s.rankOfSend(j, h)
+			if s.size(op) > e.S { // rendezvous, decided by the recv's size as in LogGOPSim
+				e.markDone(src, j)
+				sc := int(src)*e.ncpu + int(s.cpu(op))
+				sn := int(src)*e.nnic + int(s.nic(op))
+				e.bump(sc, sn, it.time, j)
+			}
+			if e.rec {
+				e.matchRecord(j, op, it.time, true)
+			}
+			e.markDone(h, op)
+		} else {
+			e.enqueue(&e.rqHead[h], &e.rqTail[h], op)
+		}
+		e.release()
+	}
+}
+
+// bind is what set max(nexto, nextgs): the CPU unless the NIC is later.
+func (e *exec) bind(c, nc int) cause {
+	if e.nextgs[nc] > e.nexto[c] {
+		return e.gsBy[nc]
+	}
+	return e.cpuBy[c]
+}
+
+// bump is LogGOPSim's release of a rendezvous sender at time t: its
+// clocks move up to t (at the CPU and NIC indices LogGOPSim uses).
+func (e *exec) bump(sc, sn int, t uint64, send uint32) {
+	if e.nexto[sc] < t {
+		e.nexto[sc] = t
+		if e.rec {
+			e.cpuBy[sc] = cause{kind: CritRendezvous, id: e.msgOf[send]}
+		}
+	}
+	if e.nextgs[sn] < t {
+		e.nextgs[sn] = t
+		if e.rec {
+			e.gsBy[sn] = cause{kind: CritRendezvous, id: e.msgOf[send]}
+		}
+	}
+	if e.rec {
+		e.tl.Ops[send].Done = int64(t)
+	}
+}
+
+// rankOfSend returns the rank of send op j, which is in a match queue of
+// rank h: the peer of a send is h, so its own rank comes from the index.
+func (s *Schedule) rankOfSend(j, h uint32) uint32 { return uint32(s.RankOf(int(j))) }
+
+// message handles a message item: the message of send op at its
+// receiver, LogGOPSim's OP_MSG.
+func (e *exec) message(it item) {
+	s := e.s
+	op := it.op &^ msgBit
+	src := it.host
+	dst := s.ops[op].peer
+	// LogGOPSim charges the receive at the receiver's CPU and NIC with
+	// the sender's indices (the item keeps the send's proc and nic).
+	c := int(dst)*e.ncpu + int(s.cpu(op))
+	nc := int(dst)*e.nnic + int(s.nic(op))
+	if t := max(e.nexto[c], e.nextgr[nc]); t > it.time {
+		it.time = t
+		if e.rec {
+			m := e.msgOf[op]
+			if e.nextgr[nc] > e.nexto[c] {
+				e.mcause[m] = e.grBy[nc]
+			} else {
+				e.mcause[m] = e.cpuBy[c]
+			}
+		}
+		e.q.push(it)
+		return
+	}
+	size := s.size(op)
+	t := it.time
+	stall := e.stall(dst, t, t+e.o)
+	busy := max((size-1)*e.O, (size-1)*e.G)
+	e.nexto[c] = t + e.o + stall + busy
+	e.nextgr[nc] = t + e.g + (size-1)*e.G
+	if e.rec {
+		m := e.msgOf[op]
+		mr := &e.tl.Messages[m]
+		mr.Taken = int64(t)
+		e.cpuBy[c] = cause{kind: CritReceive, id: m}
+		e.grBy[nc] = cause{kind: CritGap, id: m, gapR: true}
+		_ = stall
+	}
+	if r, ok := e.take(&e.rqHead[dst], &e.rqTail[dst], src, s.ops[op].tag, false); ok {
+		if size > e.S {
+			e.markDone(src, op)
+			sc := int(src)*e.ncpu + int(s.cpu(op))
+			sn := int(src)*e.nnic + int(s.nic(op))
+			e.bump(sc, sn, t, op)
+		}
+		if e.rec {
+			e.matchRecord(op, r, t, false)
+		}
+		e.markDone(dst, r)
+	} else {
+		e.enqueue(&e.uqHead[dst], &e.uqTail[dst], op)
+	}
+	e.release()
+}
+
+// matchRecord notes that message (send op j) met recv r at t.
+func (e *exec) matchRecord(j, r uint32, t uint64, unexpected bool) {
+	m := e.msgOf[j]
+	mr := &e.tl.Messages[m]
+	mr.Recv, mr.Matched, mr.Unexpected = int32(r), int64(t), unexpected
+	rr := &e.tl.Ops[r]
+	rr.Msg = m
+	rr.Done = int64(t)
+	size := e.s.size(j)
+	rr.Start = mr.Taken
+	rr.End = mr.Taken + int64(e.o+max((size-1)*e.O, (size-1)*e.G))
+}
+
+func (e *exec) stall(h uint32, a, b uint64) uint64 {
+	if !e.nz.on {
+		return 0
+	}
+	st := e.nz.cpu(h, a, b)
+	e.res.Stall += int64(st)
+	return st
+}
+
+// take removes and returns the first entry of a match queue that matches
+// (peer, tag) with LogGOPSim's wildcard rules. In the unexpected queue
+// (recv side) entries are send ops, whose source is their rank; in the
+// receive queue entries are recv ops with their peer and tag.
+func (e *exec) take(head, tail *uint32, peer, tag uint32, unexpected bool) (uint32, bool) {
+	s := e.s
+	prev := nilNode
+	for n := *head; n != nilNode; n = e.pool[n].next {
+		op := e.pool[n].op
+		var src, t uint32
+		if unexpected {
+			src, t = uint32(s.RankOf(int(op))), s.ops[op].tag
+		} else {
+			src, t = s.ops[op].peer, s.ops[op].tag
+		}
+		if (peer == Any || src == Any || src == peer) && (tag == Any || t == Any || t == tag) {
+			next := e.pool[n].next
+			if prev == nilNode {
+				*head = next
+			} else {
+				e.pool[prev].next = next
+			}
+			if *tail == n {
+				*tail = prev
+			}
+			e.pool[n].next = e.free
+			e.free = n
+			return op, true
+		}
+		prev = n
+	}
+	return 0, false
+}
+
+func (e *exec) enqueue(head, tail *uint32, op uint32) {
+	n := e.free
+	if n == nilNode {
+		n = uint32(len(e.pool))
+		e.pool = append(e.pool, qnode{})
+	} else {
+		e.free = e.pool[n].next
+	}
+	e.pool[n] = qnode{op: op, next: nilNode}
+	if *tail == nilNode {
+		*head = n
+	} else {
+		e.pool[*tail].next = n
+	}
+	*tail = n
+}
+
+func (e *exec) markStarted(h, op uint32) {
+	for _, d := range e.s.deps(op) {
+		if d&startDep != 0 {
+			e.dec(h, d&^startDep)
+		}
+	}
+}
+
+func (e *exec) markDone(h, op uint32) {
+	for _, d := range e.s.deps(op) {
+		if d&startDep == 0 {
+			e.dec(h, d)
+		}
+	}
+}
+
+func (e *exec) dec(h, j uint32) {
+	if e.pend[j]--; e.pend[j] == 0 {
+		e.freed = append(e.freed, freedOp{h, j})
+	}
+}
+
+// release is LogGOPSim's check_hosts loop: per host in ascending order,
+// its freed operations sorted by type with std::sort, each pushed with a
+// new stamp at its CPU's (and for a send NIC's) next free time.
+func (e *exec) release() {
+	if len(e.freed) == 0 {
+		return
+	}
+	f := e.freed
+	hosts := [2]uint32{f[0].host, f[0].host}
+	for _, x := range f[1:] {
+		if x.host != hosts[0] {
+			hosts[1] = x.host
+		}
+	}
+	if hosts[1] < hosts[0] {
+		hosts[0], hosts[1] = hosts[1], hosts[0]
+	}
+	for k, h := range hosts {
+		if k == 1 && h == hosts[0] {
+			break
+		}
+		e.batch = e.batch[:0]
+		for _, x := range f {
+			if x.host == h {
+				e.batch = append(e.batch, x.op)
+			}
+		}
+		stdSort(e.batch, e.kindKey)
+		for _, op := range e.batch {
+			c := int(h)*e.ncpu + int(e.s.cpu(op))
+			t := e.nexto[c]
+			if e.rec {
+				e.cause[op] = e.cpuBy[c]
+			}
+			if e.s.kind(op) == Send {
+				nc := int(h)*e.nnic + int(e.s.nic(op))
+				if e.rec {
+					e.cause[op] = e.bind(c, nc)
+				}
+				t = max(t, e.nextgs[nc])
+			}
+			e.q.push(item{time: t, ts: e.newTS(), op: op, host: h})
+		}
+	}
+	e.freed = e.freed[:0]
+}
+
+func (e *exec) result() (*Result, error) {
+	s := e.s
+	r := &e.res
+	r.Ops = e.issued
+	r.Events = int64(e.aqtime)
+	r.Pops += int64(s.roots)
+	r.RankEnd = make([]int64, s.numRanks)
+	var best uint64
+	for h := range s.numRanks {
+		var m uint64
+		for c := range e.ncpu {
+			m = max(m, e.nexto[h*e.ncpu+c])
+		}
+		r.RankEnd[h] = int64(m)
+		if m > best {
+			best, r.EndRank = m, h
+		}
+	}
+	r.End = int64(best)
+	if e.rec {
+		r.Timeline = e.tl
+		r.Critical = e.critical()
+	}
+	var stuck *StuckError
+	if int(e.issued) < s.NumOps() {
+		stuck = &StuckError{NotRun: s.NumOps() - int(e.issued)}
+	}
+	for h := range s.numRanks {
+		for n := e.rqHead[h]; n != nilNode; n = e.pool[n].next {
+			if stuck == nil {
+				stuck = &StuckError{}
+			}
+			if len(stuck.Unmatched) < 5 {
+				op := e.pool[n].op
+				stuck.Unmatched = append(stuck.Unmatched, fmt.Sprintf("rank %d %s: recv from %s tag %s", h, e.opName(op), wild(s.ops[op].peer), wild(s.ops[op].tag)))
+			}
+		}
+		for n := e.uqHead[h]; n != nilNode; n = e.pool[n].next {
+			if stuck == nil {
+				stuck = &StuckError{}
+			}
+			if len(stuck.Unmatched) < 5 {
+				op := e.pool[n].op
+				stuck.Unmatched = append(stuck.Unmatched, fmt.Sprintf("rank %d %s: send to %d tag %s never received", s.RankOf(int(op)), e.opName(op), h, wild(s.ops[op].tag)))
+			}
+		}
+	}
+	if stuck != nil {
+		return r, stuck
+	}
+	return r, nil
+}
+
+func (e *exec) opName(op uint32) string {
+	if l := e.s.Label(int(op)); l != "" {
+		return l
+	}
+	first, _ := e.s.RankOps(e.s.RankOf(int(op)))
+	return fmt.Sprintf("op %d", int(op)-first)
+}
+
+func wild(v uint32) string {
+	if v == Any {
+		return "-1"
+	}
+	return fmt.Sprint(v)
+}
+
+// IsStuck reports whether err is a *StuckError.
+func IsStuck(err error) bool {
+	var s *StuckError
+	return errors.As(err, &s)
+}

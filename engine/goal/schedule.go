@@ -1,0 +1,480 @@
+package goal
+
+import (
+	"fmt"
+	"math"
+)
+
+// Kind is what an operation does. The values are LogGOPSim's OP_SEND,
+// OP_RECV and OP_LOCOP: operations freed at the same instant enter the
+// queue sorted by them (sends first).
+type Kind uint8
+
+const (
+	Send Kind = 1
+	Recv Kind = 2
+	Calc Kind = 3
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Send:
+		return "send"
+	case Recv:
+		return "recv"
+	case Calc:
+		return "calc"
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// Any is the wildcard peer (a recv from any source) and tag, written -1
+// in GOAL.
+const Any = math.MaxUint32
+
+// MaxRanks bounds num_ranks; MaxOps bounds the operations of a schedule
+// (op indices and queue stamps are 32-bit; the dependency offsets carry
+// the kind in their top two bits).
+const (
+	MaxRanks = 1 << 30
+	MaxOps   = 1<<30 - 1
+	maxEdges = 1<<30 - 1
+)
+
+// Op is an operation as a Schedule stores it: 16 bytes, so that 2^20
+// ranks of a butterfly allreduce (63 M operations) fit in about 1 GB.
+type op struct {
+	// off is the start of the op's dependents in Schedule.succ; its top
+	// two bits are the Kind.
+	off  uint32
+	size uint32 // bytes or calc ns; bigSize: see Schedule.big
+	peer uint32 // send: destination; recv: source or Any; calc: 0
+	tag  uint32
+}
+
+const (
+	offMask  = 1<<30 - 1
+	bigSize  = math.MaxUint32
+	startDep = 1 << 31 // in succ: an irequires edge
+)
+
+// Op describes one operation of a Schedule.
+type Op struct {
+	Rank int
+	Kind Kind
+	// Peer is the destination of a send, the source of a recv (Any for
+	// any source); 0 for calc.
+	Peer uint32
+	// Size is the message size in bytes, or a calc's duration in ns.
+	Size uint64
+	Tag  uint32 // Any for any tag
+	CPU  uint8
+	NIC  uint8
+}
+
+// Schedule is a parsed GOAL schedule: NumRanks ranks, each with its
+// operations (indexed globally, rank by rank, in the order the file
+// defines them) and their dependencies. It is immutable; Run may execute
+// it any number of times, concurrently.
+type Schedule struct {
+	numRanks  int
+	rankStart []uint32 // ops of rank r: [rankStart[r], rankStart[r+1])
+	ops       []op     // plus a sentinel whose off ends the last op's dependents
+	succ      []uint32 // dependents; startDep marks irequires
+	big       map[uint32]uint64
+	cpuNIC    []uint16 // cpu | nic<<8 per op; nil when all are 0
+	maxCPU    uint8
+	maxNIC    uint8
+	labels    []string // per op, when kept
+	roots     int      // ops without dependencies
+	sends     int
+}
+
+// NumRanks is the schedule's num_ranks.
+func (s *Schedule) NumRanks() int { return s.numRanks }
+
+// NumOps is the number of operations.
+func (s *Schedule) NumOps() int { return len(s.ops) - 1 }
+
+// NumDeps is the number of requires and irequires edges.
+func (s *Schedule) NumDeps() int { return len(s.succ) }
+
+// NumSends is the number of sends, which is the number of messages.
+func (s *Schedule) NumSends() int { return s.sends }
+
+// CPUs and NICs are the CPU and NIC counts per rank (highest index + 1).
+func (s *Schedule) CPUs() int { return int(s.maxCPU) + 1 }
+
+// NICs is the number of NICs per rank (highest index + 1).
+func (s *Schedule) NICs() int { return int(s.maxNIC) + 1 }
+
+// RankOps returns the range [first, end) of rank r's operation indices.
+func (s *Schedule) RankOps(r int) (first, end int) {
+	return int(s.rankStart[r]), int(s.rankStart[r+1])
+}
+
+// RankOf returns the rank of operation i.
+func (s *Schedule) RankOf(i int) int {
+	lo, hi := 0, s.numRanks
+	for hi-lo > 1 {
+		m := (lo + hi) / 2
+		if int(s.rankStart[m]) <= i {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+func (s *Schedule) kind(i uint32) Kind { return Kind(s.ops[i].off >> 30) }
+
+func (s *Schedule) size(i uint32) uint64 {
+	if v := s.ops[i].size; v != bigSize {
+		return uint64(v)
+	}
+	return s.big[i]
+}
+
+func (s *Schedule) cpu(i uint32) uint8 {
+	if s.cpuNIC == nil {
+		return 0
+	}
+	return uint8(s.cpuNIC[i])
+}
+
+func (s *Schedule) nic(i uint32) uint8 {
+	if s.cpuNIC == nil {
+		return 0
+	}
+	return uint8(s.cpuNIC[i] >> 8)
+}
+
+func (s *Schedule) deps(i uint32) []uint32 {
+	return s.succ[s.ops[i].off&offMask : s.ops[i+1].off&offMask]
+}
+
+// Op returns operation i.
+func (s *Schedule) Op(i int) Op {
+	u := uint32(i)
+	return Op{Rank: s.RankOf(i), Kind: s.kind(u), Peer: s.ops[u].peer, Size: s.size(u),
+		Tag: s.ops[u].tag, CPU: s.cpu(u), NIC: s.nic(u)}
+}
+
+// Label returns operation i's label in the file it was read from, or ""
+// when labels were not kept.
+func (s *Schedule) Label(i int) string {
+	if s.labels == nil {
+		return ""
+	}
+	return s.labels[i]
+}
+
+// Dependents calls f for every operation that requires (start = false) or
+// irequires (start = true) operation i, in the order the file states them.
+func (s *Schedule) Dependents(i int, f func(j int, start bool)) {
+	for _, d := range s.deps(uint32(i)) {
+		f(int(d&^startDep), d&startDep != 0)
+	}
+}
+
+// Builder assembles a Schedule rank by rank: StartRank(0), its operations
+// and dependencies, EndRank, StartRank(1), and so on. The reader and the
+// exporters' tests use it; errors stick and Schedule returns the first.
+type Builder struct {
+	s        Schedule
+	rank     int // current rank, -1 between ranks
+	next     int // next rank expected
+	edges    []edge
+	keep     bool
+	err      error
+	// nameOf names a local op in cycle errors (the reader's labels).
+	nameOf func(local uint32) string
+}
+
+type edge struct {
+	from, to uint32 // local indices in the rank
+	start    bool
+}
+
+// NewBuilder starts a schedule of numRanks ranks. labels keeps a label
+// per operation (for display); opsHint, if > 0, sizes the storage for
+// that many operations up front (the reader passes the file size / 24),
+// which avoids copying gigabytes while a huge schedule grows.
+func NewBuilder(numRanks int, labels bool, opsHint int) *Builder {
+	b := &Builder{rank: -1, keep: labels}
+	if numRanks < 1 || numRanks > MaxRanks {
+		b.err = fmt.Errorf("num_ranks %d out of range: want an integer in [1, %d]", numRanks, MaxRanks)
+		return b
+	}
+	b.s.numRanks = numRanks
+	b.s.rankStart = make([]uint32, 1, numRanks+1)
+	if opsHint > 0 {
+		opsHint = min(opsHint, MaxOps)
+		b.s.ops = make([]op, 0, opsHint+1)
+		b.s.succ = make([]uint32, 0, opsHint)
+	}
+	return b
+}
+
+// Err returns the first error so far.
+func (b *Builder) Err() error { return b.err }
+
+// StartRank begins rank r's block; ranks come in order 0, 1, 2, ...
+func (b *Builder) StartRank(r int) error {
+	if b.err != nil {
+		return b.err
+	}
+	switch {
+	case b.rank >= 0:
+		b.err = fmt.Errorf("rank %d starts before rank %d's block is closed", r, b.rank)
+	case r != b.next:
+		if r >= b.s.numRanks {
+			b.err = fmt.Errorf("rank %d out of range: num_ranks is %d", r, b.s.numRanks)
+		} else {
+			b.err = fmt.Errorf("rank %d out of order: expected rank %d (blocks come in rank order, as LogGOPSim's txt2bin needs)", r, b.next)
+		}
+	}
+	if b.err != nil {
+		return b.err
+	}
+	b.rank = r
+	b.edges = b.edges[:0]
+	return nil
+}
+
+// OpID identifies an operation while its rank is being built.
+type OpID uint32
+
+func (b *Builder) add(k Kind, peer uint32, size uint64, tag uint32, cpu, nic uint8, label string) OpID {
+	if b.err == nil && b.rank < 0 {
+		b.err = fmt.Errorf("%s outside a rank block", k)
+	}
+	if b.err == nil && len(b.s.ops) >= MaxOps {
+		b.err = fmt.Errorf("more than %d operations", MaxOps)
+	}
+	if b.err != nil {
+		return 0
+	}
+	id := uint32(len(b.s.ops))
+	o := op{off: uint32(k) << 30, peer: peer, tag: tag}
+	if size < bigSize {
+		o.size = uint32(size)
+	} else {
+		o.size = bigSize
+		if b.s.big == nil {
+			b.s.big = map[uint32]uint64{}
+		}
+		b.s.big[id] = size
+	}
+	b.s.ops = append(b.s.ops, o)
+	if cpu != 0 || nic != 0 || b.s.cpuNIC != nil {
+		if b.s.cpuNIC == nil {
+			b.s.cpuNIC = make([]uint16, id, cap(b.s.ops))
+		}
+		b.s.cpuNIC = append(b.s.cpuNIC, uint16(cpu)|uint16(nic)<<8)
+		b.s.maxCPU = max(b.s.maxCPU, cpu)
+		b.s.maxNIC = max(b.s.maxNIC, nic)
+	}
+	if b.keep {
+		b.s.labels = append(b.s.labels, label)
+	}
+	if k == Send {
+		b.s.sends++
+	}
+	return OpID(id)
+}
+
+// Send adds a send of size bytes to rank peer with tag.
+func (b *Builder) Send(size uint64, peer, tag uint32, cpu, nic uint8, label string) OpID {
+	if b.err == nil && (peer == Any || int64(peer) >= int64(b.s.numRanks)) {
+		b.err = fmt.Errorf("send to %d: peer out of range [0, %d)", int32(peer), b.s.numRanks)
+	}
+	return b.add(Send, peer, size, tag, cpu, nic, label)
+}
+
+// Recv adds a receive of size bytes from rank peer (or Any) with tag (or Any).
+func (b *Builder) Recv(size uint64, peer, tag uint32, cpu, nic uint8, label string) OpID {
+	if b.err == nil && peer != Any && int64(peer) >= int64(b.s.numRanks) {
+		b.err = fmt.Errorf("recv from %d: peer out of range [0, %d) (or -1 for any source)", peer, b.s.numRanks)
+	}
+	return b.add(Recv, peer, size, tag, cpu, nic, label)
+}
+
+// Calc adds dur ns of local computation on cpu.
+func (b *Builder) Calc(dur uint64, cpu uint8, label string) OpID {
+	return b.add(Calc, 0, dur, 0, cpu, 0, label)
+}
+
+// Requires makes a wait until b is done ("a requires b").
+func (b *Builder) Requires(a, c OpID) { b.dep(a, c, false) }
+
+// IRequires makes a wait until c has started ("a irequires c").
+func (b *Builder) IRequires(a, c OpID) { b.dep(a, c, true) }
+
+func (b *Builder) dep(a, c OpID, start bool) {
+	if b.err != nil {
+		return
+	}
+	first := b.s.rankStart[len(b.s.rankStart)-1]
+	n := uint32(len(b.s.ops))
+	if b.rank < 0 || uint32(a) < first || uint32(a) >= n || uint32(c) < first || uint32(c) >= n {
+		b.err = fmt.Errorf("dependency between operations outside the current rank")
+		return
+	}
+	b.edges = append(b.edges, edge{from: uint32(c) - first, to: uint32(a) - first, start: start})
+}
+
+// EndRank closes the current rank's block. It lays out the rank's
+// dependents in the order LogGOPSim keeps them (statement order per kind)
+// and refuses a dependency cycle, naming the operations on it.
+func (b *Builder) EndRank() error {
+	if b.err != nil {
+		return b.err
+	}
+	if b.rank < 0 {
+		b.err = fmt.Errorf("} without an open rank block")
+		return b.err
+	}
+	first := b.s.rankStart[len(b.s.rankStart)-1]
+	n := uint32(len(b.s.ops)) - first
+	if len(b.s.succ)+len(b.edges) > maxEdges {
+		b.err = fmt.Errorf("more than %d dependencies", maxEdges)
+		return b.err
+	}
+	// Counting sort of the edges by source, stable: each op's dependents
+	// stay in statement order, as LogGOPSim's DependOnMe and
+	// StartDependOnMe vectors are.
+	cnt := make([]uint32, n+1)
+	for _, e := range b.edges {
+		cnt[e.from+1]++
+	}
+	for i := uint32(0); i < n; i++ {
+		cnt[i+1] += cnt[i]
+	}
+	base := uint32(len(b.s.succ))
+	for i := uint32(0); i < n; i++ {
+		o := &b.s.ops[first+i]
+		o.off = o.off&^offMask | (base + cnt[i])
+	}
+	b.s.succ = append(b.s.succ, make([]uint32, len(b.edges))...)
+	fill := cnt[:n]
+	for _, e := range b.edges {
+		v := first + e.to
+		if e.start {
+			v |= startDep
+		}
+		b.s.succ[base+fill[e.from]] = v
+		fill[e.from]++
+	}
+	if err := b.checkCycle(first, n); err != nil {
+		b.err = fmt.Errorf("rank %d: %w", b.rank, err)
+		return b.err
+	}
+	b.s.rankStart = append(b.s.rankStart, uint32(len(b.s.ops)))
+	b.rank = -1
+	b.next++
+	return nil
+}
+
+// checkCycle runs Kahn's algorithm over the rank's ops [first, first+n)
+// (dependencies never leave a rank); ops left over lie on or behind a cycle.
+func (b *Builder) checkCycle(first, n uint32) error {
+	if len(b.edges) == 0 {
+		b.s.roots += int(n)
+		return nil
+	}
+	indeg := make([]uint32, n)
+	for _, e := range b.edges {
+		indeg[e.to]++
+	}
+	stack := make([]uint32, 0, n)
+	for i := range n {
+		if indeg[i] == 0 {
+			stack = append(stack, i)
+		}
+	}
+	b.s.roots += len(stack)
+	done := 0
+	next := func(i uint32) []uint32 {
+		o := b.s.ops[first+i].off & offMask
+		end := uint32(len(b.s.succ))
+		if i+1 < n {
+			end = b.s.ops[first+i+1].off & offMask
+		}
+		return b.s.succ[o:end]
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		done++
+		for _, d := range next(i) {
+			j := d&^startDep - first
+			if indeg[j]--; indeg[j] == 0 {
+				stack = append(stack, j)
+			}
+		}
+	}
+	if done == int(n) {
+		return nil
+	}
+	// Walk back along unfinished dependencies until an op repeats: that
+	// closes a cycle.
+	pred := make(map[uint32]uint32)
+	for _, e := range b.edges {
+		if indeg[e.to] > 0 && indeg[e.from] > 0 {
+			pred[e.to] = e.from
+		}
+	}
+	var at uint32
+	for i := range n {
+		if indeg[i] > 0 {
+			at = i
+			break
+		}
+	}
+	seen := map[uint32]int{}
+	var path []uint32
+	for {
+		if k, ok := seen[at]; ok {
+			path = path[k:]
+			break
+		}
+		seen[at] = len(path)
+		path = append(path, at)
+		at = pred[at]
+	}
+	name := func(i uint32) string {
+		if b.nameOf != nil {
+			return b.nameOf(i)
+		}
+		if b.keep && b.s.labels[first+i] != "" {
+			return b.s.labels[first+i]
+		}
+		return fmt.Sprintf("op %d", i)
+	}
+	msg := ""
+	for k := len(path) - 1; k >= 0; k-- {
+		msg += name(path[k]) + " -> "
+	}
+	msg += name(path[len(path)-1])
+	return fmt.Errorf("dependency cycle: %s (each waits for the next)", msg)
+}
+
+// Schedule checks that every rank was given and returns the schedule.
+func (b *Builder) Schedule() (*Schedule, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	if b.rank >= 0 {
+		return nil, fmt.Errorf("rank %d's block is not closed (missing })", b.rank)
+	}
+	if b.next != b.s.numRanks {
+		return nil, fmt.Errorf("num_ranks is %d but the schedule ends after rank %d", b.s.numRanks, b.next-1)
+	}
+	s := b.s
+	s.ops = append(s.ops, op{off: uint32(len(s.succ))})
+	b.s = Schedule{}
+	b.err = fmt.Errorf("Schedule already called")
+	return &s, nil
+}
