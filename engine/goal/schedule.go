@@ -182,12 +182,12 @@ func (s *Schedule) Dependents(i int, f func(j int, start bool)) {
 // and dependencies, EndRank, StartRank(1), and so on. The reader and the
 // exporters' tests use it; errors stick and Schedule returns the first.
 type Builder struct {
-	s        Schedule
-	rank     int // current rank, -1 between ranks
-	next     int // next rank expected
-	edges    []edge
-	keep     bool
-	err      error
+	s     Schedule
+	rank  int // current rank, -1 between ranks
+	next  int // next rank expected
+	edges []edge
+	keep  bool
+	err   error
 	// nameOf names a local op in cycle errors (the reader's labels).
 	nameOf func(local uint32) string
 }
