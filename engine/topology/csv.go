@@ -6,15 +6,21 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // AsymmetryTolerance is how far u's and v's measurements of the same pair
-// may differ, as a fraction of the larger: noise makes them differ a little,
-// a matrix with rows and columns mixed up (or in different units) differs
-// by far more.
+// may differ, as a fraction of the larger, before the pair counts as far
+// apart: noise makes them differ a little, a matrix with rows and columns
+// mixed up (or in different units) differs by far more.
 const AsymmetryTolerance = 0.5
+
+// AsymmetricPairs is the share of pairs that may differ by more than
+// AsymmetryTolerance: outliers (one slow ping) are allowed, a matrix whose
+// pairs disagree wholesale is refused.
+const AsymmetricPairs = 0.05
 
 // ReadRTTCSV reads an RTT matrix in the spec's format: a header row of node
 // names (optionally after an empty or "node" first cell), then one row per
@@ -94,21 +100,36 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 			row[v] = x
 		}
 		rtt[u], rowLine[u] = row, line
-		for v := range n {
-			if rtt[v] == nil || v == u {
-				continue
-			}
-			a, b := rtt[u][v], rtt[v][u]
-			if math.Abs(a-b) > AsymmetryTolerance*max(a, b) {
-				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d: %s to %s is %v but line %d has %s to %s %v (more than %g%% apart)",
-					line, v+2, name, names[v], a, rowLine[v], names[v], name, b, 100*AsymmetryTolerance)
-			}
-		}
 	}
 	for u, row := range rtt {
 		if row == nil {
 			return nil, nil, fmt.Errorf("rtt csv: no row for node %q (header column %d)", names[u], u+2)
 		}
+	}
+	// A pair's two entries differ by noise, and now and then one is an
+	// outlier (a slow ping) that InferLeaves repairs; a matrix with rows
+	// and columns mixed up, or rows in different units, has many pairs far
+	// apart.
+	far, pairs, fu, fv := 0, n*(n-1)/2, -1, -1
+	byLine := make([]int, n)
+	for u := range byLine {
+		byLine[u] = u
+	}
+	slices.SortFunc(byLine, func(a, b int) int { return rowLine[a] - rowLine[b] })
+	for k, u := range byLine { // in file order, so the first pair named is the file's first
+		for _, v := range byLine[:k] {
+			a, b := rtt[u][v], rtt[v][u]
+			if math.Abs(a-b) > AsymmetryTolerance*max(a, b) {
+				if far == 0 {
+					fu, fv = u, v
+				}
+				far++
+			}
+		}
+	}
+	if far > 0 && float64(far) > AsymmetricPairs*float64(pairs) {
+		return nil, nil, fmt.Errorf("rtt csv: line %d, column %d: %s to %s is %v but line %d has %s to %s %v, and %d of the %d pairs are more than %g%% apart (at most %g%% may be: outliers); rows and columns mixed up, or different units?",
+			rowLine[fu], fv+2, names[fu], names[fv], rtt[fu][fv], rowLine[fv], names[fv], names[fu], rtt[fv][fu], far, pairs, 100*AsymmetryTolerance, 100*AsymmetricPairs)
 	}
 	return names, rtt, nil
 }

@@ -135,3 +135,28 @@ func FuzzReadInterferenceCSV(f *testing.F) {
 		_, _, _ = InferTree(tr.Nodes, tr.Groups(), o)
 	})
 }
+
+// A few pairs far apart are outliers, read without complaint; many are a
+// broken matrix, refused naming the first line and column.
+func TestReadRTTCSVAsymmetricPairs(t *testing.T) {
+	tr, _ := Generate(2, 4, 5) // 20 nodes, 190 pairs
+	rtt := MeasureRTT(tr, DefaultNet(), rand.New(rand.NewPCG(1, 1)))
+	write := func(m [][]float64) string {
+		var b strings.Builder
+		if err := WriteRTTCSV(&b, tr.Nodes, m); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	rtt[3][7] *= 10 // one slow ping
+	if _, _, err := ReadRTTCSV(strings.NewReader(write(rtt))); err != nil {
+		t.Errorf("one outlier refused: %v", err)
+	}
+	for v := 1; v < 15; v++ { // 14 of 190 pairs: 7 %
+		rtt[0][v] *= 10
+	}
+	_, _, err := ReadRTTCSV(strings.NewReader(write(rtt)))
+	if err == nil || !strings.Contains(err.Error(), "line 3, column 2: n1 to n0") || !strings.Contains(err.Error(), "15 of the 190 pairs") {
+		t.Errorf("wholesale asymmetry: %v", err)
+	}
+}

@@ -17,7 +17,13 @@ type Plan struct {
 	Round []int
 	// Needed are the questions the Oracle could not answer whose answers
 	// would settle the tree (unique, in the order first asked).
-	Needed []Query
+	// NeededGroups[i] are the leaf groups (indices into the groups in the
+	// order of their smallest nodes) of Needed[i]'s four nodes: any node of
+	// each group gives the same answer, so a measurement through other
+	// nodes of those groups will do. Questions of later rounds depend on
+	// these answers, so the list may grow once they are given.
+	Needed       []Query
+	NeededGroups [][4]int
 }
 
 // IncompleteError says the observations do not settle the tree; the Plan
@@ -230,6 +236,7 @@ func (in *inference) ask(a, b, c, d, ea, eb, ec, ed int) (interferes, known bool
 	if !ok {
 		in.needed[k] = true
 		in.plan.Needed = append(in.plan.Needed, Query{a, b, c, d})
+		in.plan.NeededGroups = append(in.plan.NeededGroups, [4]int{in.leafOf[a], in.leafOf[b], in.leafOf[c], in.leafOf[d]})
 		return true, false
 	}
 	in.asked[k] = v
@@ -337,6 +344,15 @@ func (in *inference) three() {
 			in.root = a
 			return
 		}
+		if joins, known := in.observedAcross(a, b, c); known {
+			if joins {
+				in.adopt(a, b)
+				in.adopt(a, c)
+				in.root = a
+				return
+			}
+			continue
+		}
 		a1, a2 := in.rep(in.children[a][0]), in.rep(in.children[a][1])
 		if r, ok := in.ask(a1, in.rep(b), a2, in.rep(c), a, b, a, c); ok && !r {
 			in.adopt(a, b)
@@ -346,6 +362,44 @@ func (in *inference) three() {
 		}
 	}
 	in.root = in.fresh(x)
+}
+
+// observedAcross looks for an observation of whether a joins b and c: one
+// pair from below a to below b, the other from below a to below c, the
+// two a-ends in different branches of a; a joins them iff the two do not
+// interfere. Any nodes of the groups will do; R cannot hold this fact,
+// since update maps both a-ends to a and a same-branch observation of the
+// same elements always interferes. A non-interfering one wins.
+func (in *inference) observedAcross(a, b, c int) (joins, known bool) {
+	end := func(x, y int) (br, far int, ok bool) {
+		lx, ly := in.leafOf[x], in.leafOf[y]
+		if in.below(lx, a) && !in.below(ly, a) {
+			lx, ly = ly, lx
+		} else if !in.below(ly, a) || in.below(lx, a) {
+			return 0, 0, false
+		}
+		// ly is below a, lx is not.
+		switch {
+		case in.below(lx, b):
+			far = b
+		case in.below(lx, c):
+			far = c
+		default:
+			return 0, 0, false
+		}
+		return in.branch(ly, a), far, true
+	}
+	for _, ob := range in.obs {
+		b1, f1, ok1 := end(ob.A, ob.B)
+		b2, f2, ok2 := end(ob.C, ob.D)
+		if ok1 && ok2 && b1 != b2 && f1 != f2 {
+			if !ob.Interferes {
+				return true, true
+			}
+			known = true
+		}
+	}
+	return false, known
 }
 
 // merge finds the sibling groups of X (Fig. 1's merge(X, R), made exact).
@@ -510,15 +564,19 @@ func (in *inference) sameSwitch(c, p int) bool {
 		}
 		return 0, 0, false
 	}
+	seen := false
 	for _, ob := range in.obs {
-		if ob.Interferes {
-			continue
-		}
 		c1, p1, ok1 := orient(ob.A, ob.B)
 		c2, p2, ok2 := orient(ob.C, ob.D)
 		if ok1 && ok2 && c1 != c2 && p1 != p2 {
-			return true
+			if !ob.Interferes {
+				return true
+			}
+			seen = true
 		}
+	}
+	if seen {
+		return false // observed interfering (and never clear): a real edge
 	}
 	a1, a2 := in.rep(in.children[c][0]), in.rep(in.children[c][1])
 	r, ok := in.ask(a1, in.groups[beyond[0]][0], a2, in.groups[beyond[1]][0], -1, -1, -1, -1)

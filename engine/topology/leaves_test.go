@@ -94,17 +94,32 @@ func TestInferLeavesPlantedWrongView(t *testing.T) {
 		if !sameGroups(g, want) {
 			t.Errorf("%s: groups %v, want %v", name, g, want)
 		}
-		// The view alone is wrong: the planted row does change it.
-		if one := viewOf(bad, u); slices.Equal(one, want[u/4]) {
-			t.Errorf("%s: the planted view is not wrong: %v", name, one)
+		// The vote: u's view replaced by the corrupted row's own view
+		// (taken alone, before the pair's two entries are combined) is
+		// outvoted by its switch's other views.
+		own := ownView(bad[u], u)
+		if slices.Equal(own, want[u/4]) {
+			t.Errorf("%s: the planted view is not wrong: %v", name, own)
+		}
+		props, err := views(rtt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		props[u] = own
+		if g := combineViews(len(rtt), props); !sameGroups(g, want) {
+			t.Errorf("%s: vote over a wrong view: groups %v, want %v", name, g, want)
 		}
 	}
 }
 
-// viewOf is node u's own proposal, as InferLeaves builds it.
-func viewOf(rtt [][]float64, u int) []int {
-	p, _ := views(rtt)
-	return p[u]
+// ownView is the group u's row alone proposes, at the threshold of the
+// clean matrix (8 × the 2 µs per-ping noise's scale is well below the 10 µs
+// step to the next switch).
+func ownView(row []float64, u int) []int {
+	n := len(row)
+	m := make([]float64, n*n)
+	copy(m[u*n:], row)
+	return viewsOf(n, m, 5)[u]
 }
 
 // Noise-free and symmetrised matrices have no noise scale.
@@ -152,4 +167,91 @@ func TestInferLeavesSmall(t *testing.T) {
 			t.Errorf("InferLeaves(%v) = %v, want %q", c.m, err, c.want)
 		}
 	}
+}
+
+// The noise is read from the data: the same cluster measured as a
+// symmetric matrix (one ping per pair), as an asymmetric one and rounded to
+// whole µs gives a scale near the theory's, the right resolution, and
+// groups; slow single pings are repaired and counted.
+func TestInferLeavesNoiseFromData(t *testing.T) {
+	tr, _ := Generate(4, 3, 4) // 27 leaf switches of 4, three levels of jumps
+	n := DefaultNet()
+	n.Pings = 1
+	n.Noise = 1
+	rtt := MeasureRTT(tr, n, rand.New(rand.NewPCG(3, 3)))
+	sym := make([][]float64, len(rtt))
+	for u := range rtt {
+		sym[u] = slices.Clone(rtt[u])
+		for v := range u {
+			sym[u][v] = sym[v][u]
+		}
+	}
+	round := func(m [][]float64) [][]float64 {
+		out := make([][]float64, len(m))
+		for u := range m {
+			out[u] = make([]float64, len(m))
+			for v, x := range m[u] {
+				out[u][v] = math.Round(x)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name      string
+		m         [][]float64
+		symmetric bool
+		quantum   float64
+	}{
+		{"asymmetric", rtt, false, 0},
+		{"symmetric", sym, true, 0},
+		{"rounded", round(rtt), false, 1},
+	} {
+		g, nz, err := InferLeavesNoise(c.m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameGroups(g, tr.Groups()) {
+			t.Errorf("%s: %d groups, want %d", c.name, len(g), len(tr.Groups()))
+		}
+		if nz.Symmetric != c.symmetric || nz.Quantum != c.quantum || nz.Outliers != 0 {
+			t.Errorf("%s: noise %+v, want symmetric %v, quantum %g, no outliers", c.name, nz, c.symmetric, c.quantum)
+		}
+		// Exponential of mean 1: |difference of two| is exponential of
+		// mean 1, its lower 80 % averages 0.60 (rounding adds a little).
+		if nz.Scale < 0.5 || nz.Scale > 0.8 {
+			t.Errorf("%s: scale %.3f, want about 0.60", c.name, nz.Scale)
+		}
+	}
+	// Outliers: three pairs ten times too slow, both entries, one of them
+	// inside a switch of the symmetric matrix.
+	bad := make([][]float64, len(sym))
+	for u := range sym {
+		bad[u] = slices.Clone(sym[u])
+	}
+	for _, p := range [][2]int{{0, 1}, {5, 40}, {70, 100}} {
+		bad[p[0]][p[1]] *= 10
+		bad[p[1]][p[0]] *= 10
+	}
+	g, nz, err := InferLeavesNoise(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nz.Outliers != 3 || !sameGroups(g, tr.Groups()) {
+		t.Errorf("outliers: %d repaired, want 3; groups right: %v", nz.Outliers, sameGroups(g, tr.Groups()))
+	}
+	// Without the repair the pair 0–1 (one switch) would split it: the
+	// check can fail.
+	if p := viewsOf(len(bad), flat(bad), nz.Threshold); slices.Contains(p[0], 1) {
+		t.Errorf("the planted outlier does not change node 0's raw view")
+	}
+}
+
+func flat(m [][]float64) []float64 {
+	out := make([]float64, 0, len(m)*len(m))
+	for u := range m {
+		for v := range m {
+			out = append(out, min(m[u][v], m[v][u]))
+		}
+	}
+	return out
 }
