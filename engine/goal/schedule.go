@@ -208,7 +208,7 @@ func NewBuilder(numRanks int, labels bool, opsHint int) *Builder {
 		return b
 	}
 	b.s.numRanks = numRanks
-	b.s.rankStart = make([]uint32, 1, numRanks+1)
+	b.s.rankStart = make([]uint32, 1, min(numRanks+1, 1<<16)) // grows with the blocks actually read
 	if opsHint > 0 {
 		opsHint = min(opsHint, MaxOps)
 		b.s.ops = make([]op, 0, opsHint+1)

@@ -1,0 +1,177 @@
+package goal
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func mustRead(t testing.TB, text string) *Schedule {
+	t.Helper()
+	s, err := Read(strings.NewReader(text), "t.goal", ReadOptions{Labels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestReadGrammar(t *testing.T) {
+	// Everything txt2bin accepts: comments, unlabelled ops, tokens without
+	// blanks between them, wildcards, cpu/nic, irequires, CRLF, no final
+	// newline, several statements on a line after a brace or comment.
+	s := mustRead(t, "// a schedule\r\nnum_ranks 3\n/* block\ncomment */ rank 0 {\n"+
+		"l1: send 8b to 1 tag 5 cpu 1 nic 2\n  send 16 b to2\nl3 :calc 100 cpu 1\nl3 requires l1\nl3 irequires l1\n}\n"+
+		"rank 1 { l1: recv 8b from -1 tag -1\n}\nrank 2 {\n}")
+	if s.NumRanks() != 3 || s.NumOps() != 4 || s.NumDeps() != 2 || s.CPUs() != 2 || s.NICs() != 3 {
+		t.Fatalf("ranks %d ops %d deps %d cpus %d nics %d", s.NumRanks(), s.NumOps(), s.NumDeps(), s.CPUs(), s.NICs())
+	}
+	want := []Op{
+		{Rank: 0, Kind: Send, Peer: 1, Size: 8, Tag: 5, CPU: 1, NIC: 2},
+		{Rank: 0, Kind: Send, Peer: 2, Size: 16},
+		{Rank: 0, Kind: Calc, Size: 100, CPU: 1},
+		{Rank: 1, Kind: Recv, Peer: Any, Size: 8, Tag: Any},
+	}
+	for i, w := range want {
+		if got := s.Op(i); got != w {
+			t.Errorf("op %d = %+v, want %+v", i, got, w)
+		}
+	}
+	var deps []string
+	s.Dependents(0, func(j int, start bool) { deps = append(deps, strconv.Itoa(j)+strconv.FormatBool(start)) })
+	if strings.Join(deps, ",") != "2false,2true" {
+		t.Errorf("dependents of op 0: %v", deps)
+	}
+	if s.Label(2) != "l3" || s.Label(1) != "" {
+		t.Errorf("labels %q %q", s.Label(2), s.Label(1))
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"num_ranks 2\nrank 0 {\nl1: send 8b to 2 tag 0\n}\n", "t.goal:3:16: peer 2 out of range"},
+		{"num_ranks 2\nrank 0 {\nl1: send 8 to 1\n}\n", `t.goal:3:12: expected "b" after the size`},
+		{"num_ranks 2\nrank 0 {\nl1: recv 8b to 1\n}\n", `t.goal:3:13: expected "from"`},
+		{"num_ranks 2\nrank 0 {\nl1: send 8b to -1\n}\n", "t.goal:3:16: expected peer"},
+		{"num_ranks 2\nrank 0 {\nl1: calc 5 cpu 256\n}\n", "t.goal:3:16: cpu 256 out of range"},
+		{"num_ranks 2\nrank 0 {\nl1: calc 5\nl1 requires l3\n}\n", "t.goal:4:13: label l3 is not defined"},
+		{"num_ranks 2\nrank 0 {\nl1: calc 5\nl1: calc 6\n}\n", "label l1 defined twice"},
+		{"num_ranks 2\nrank 0 {\nl1: calc 5\nl2: calc 5\nl1 requires l2\nl2 requires l1\n}\n", "t.goal:7:1: rank 0: dependency cycle: l2 -> l1 -> l2"},
+		{"num_ranks 2\nrank 1 {\n}\n", "rank 1 out of order: expected rank 0"},
+		{"num_ranks 2\nrank 0 {\n}\n", "num_ranks is 2 but the file ends after rank 0"},
+		{"num_ranks 1\nrank 0 {\nl1: calc 5\n", "missing }"},
+		{"rank 0 {\n}\n", "t.goal:1:1: rank block before num_ranks"},
+		{"num_ranks 1\nl1: calc 5\n", "calc outside a rank block"},
+		{"num_ranks 1\nrank 0 {\nl1: calc 5 // late comment\n}\n", `expected "cpu" or the end of the line, found "/"`},
+		{"num_ranks 1\nrank 0 {\nl1: send 8b to 0 cpu 1 tag 2\n}\n", `"tag", "cpu", "nic" or the end of the line (in that order), found "t"`},
+		{"num_ranks 1\nrank 0 {\n}\nrank 0 {\n}\n", "rank block after the last rank"},
+		{"num_ranks 1\nrank 0 {\n/* open\n}\n", "unterminated /* comment"},
+		{"num_ranks 0\n", "num_ranks 0 out of range"},
+		{"num_ranks 1\nrank 0 {\nl1: send 99999999999999999999b to 0\n}\n", "size 99999999999999999999 out of range"},
+		{"num_ranks 1\nrank 0 {\nl1 wants l2\n}\n", `expected ":", "requires" or "irequires" after label "l1"`},
+		{"num_ranks 1\nrank 0 {\n%\n}\n", `t.goal:3:1: expected "rank", "num_ranks"`},
+		{"", "no num_ranks and no rank blocks"},
+	} {
+		_, err := Read(strings.NewReader(c.text), "t.goal", ReadOptions{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+// TestStdSort holds stdSort to the permutations libstdc++'s std::sort
+// (g++ 12) produced for the same inputs (testdata/stdsort_gen.cpp.txt).
+func TestStdSort(t *testing.T) {
+	b, err := os.ReadFile("testdata/stdsort.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	for _, ln := range lines {
+		in, out, _ := strings.Cut(ln, "|")
+		f := strings.Fields(in)
+		n, _ := strconv.Atoi(f[0])
+		keys := make([]uint8, n)
+		a := make([]uint32, n)
+		for i := range n {
+			k, _ := strconv.Atoi(f[1+i])
+			keys[i] = uint8(k)
+			a[i] = uint32(i)
+		}
+		stdSort(a, func(i uint32) uint8 { return keys[i] })
+		var got []string
+		for _, v := range a {
+			got = append(got, strconv.Itoa(int(v)))
+		}
+		if g, w := strings.Join(got, " "), strings.TrimSpace(out); g != w {
+			t.Errorf("n=%d: got %s\nwant %s", n, g, w)
+		}
+	}
+	if len(lines) < 40 {
+		t.Fatalf("only %d cases", len(lines))
+	}
+}
+
+func equalSchedules(a, b *Schedule) bool {
+	if a.NumRanks() != b.NumRanks() || a.NumOps() != b.NumOps() || a.NumDeps() != b.NumDeps() {
+		return false
+	}
+	for i := range a.NumOps() {
+		if a.Op(i) != b.Op(i) {
+			return false
+		}
+		var da, db []int
+		a.Dependents(i, func(j int, s bool) { da = append(da, j*2+map[bool]int{true: 1}[s]) })
+		b.Dependents(i, func(j int, s bool) { db = append(db, j*2+map[bool]int{true: 1}[s]) })
+		if len(da) != len(db) {
+			return false
+		}
+		for k := range da {
+			if da[k] != db[k] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// FuzzRead round-trips: whatever Read accepts, Write writes and Read
+// reads back as the same schedule, which runs to the same end.
+func FuzzRead(f *testing.F) {
+	for _, name := range []string{"ex_binomialtreebcast_32.goal", "ex_linear_alltoall_8.goal"} {
+		b, err := os.ReadFile("testdata/examples/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 5 cpu 1 nic 2\nl2: calc 7\nl2 irequires l1\n}\nrank 1 {\nrecv 8b from -1 tag -1\n}\n"))
+	f.Add([]byte("num_ranks 1\nrank 0 {\nl1: calc 5\nl2: calc 5\nl1 requires l2\nl2 requires l1\n}\n"))
+	f.Add([]byte("num_ranks 2\n/* c */ rank 0 { send 70000b to 1\n}\nrank 1 {\nrecv 70000b from 0 tag 0\n}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Read(bytes.NewReader(data), "fuzz", ReadOptions{})
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, s); err != nil {
+			t.Fatalf("write: %v", err)
+		}
+		s2, err := Read(&buf, "again", ReadOptions{})
+		if err != nil {
+			t.Fatalf("re-read: %v\n%s", err, buf.String())
+		}
+		if !equalSchedules(s, s2) {
+			t.Fatalf("round trip changed the schedule:\n%s", buf.String())
+		}
+		if s.NumOps() > 10000 {
+			return
+		}
+		r1, err1 := Run(s, Default(), Noise{}, Options{Record: true})
+		r2, err2 := Run(s2, Default(), Noise{}, Options{})
+		if (err1 == nil) != (err2 == nil) || r1.End != r2.End || r1.Events != r2.Events {
+			t.Fatalf("runs differ: %v %v / %v %v", r1.End, err1, r2.End, err2)
+		}
+	})
+}
