@@ -32,10 +32,7 @@ func (e *exec) critical() []CritStep {
 		case CritReceive:
 			m := e.tl.Messages[at.id]
 			size := m.Bytes
-			end := m.Taken + int64(e.o+max((size-1)*e.O, (size-1)*e.G))
-			if m.Recv >= 0 {
-				end = max(end, e.tl.Ops[m.Recv].End+e.tl.Ops[m.Recv].Stall)
-			}
+			end := m.Taken + int64(e.o+max((size-1)*e.O, (size-1)*e.G)) + m.Stall
 			st = CritStep{Kind: CritReceive, Rank: int(m.To), Peer: int(m.From), Op: int(m.Send), Start: m.Taken, End: end}
 			prev = e.mcause[at.id]
 		case CritFlight:

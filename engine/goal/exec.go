@@ -78,6 +78,8 @@ type MsgRecord struct {
 	// met its recv.
 	Sent, Arrive, Taken, Matched int64
 	Delay                        int64
+	// Stall is the noise on the receiver's CPU while it took the message.
+	Stall int64
 	// Rendezvous is true for a message of more than S bytes: its send
 	// completed only when it matched.
 	Rendezvous bool
@@ -463,10 +465,9 @@ func (e *exec) message(it item) {
 	if e.rec {
 		m := e.msgOf[op]
 		mr := &e.tl.Messages[m]
-		mr.Taken = int64(t)
+		mr.Taken, mr.Stall = int64(t), int64(stall)
 		e.cpuBy[c] = cause{kind: CritReceive, id: m}
 		e.grBy[nc] = cause{kind: CritGap, id: m, gapR: true}
-		_ = stall
 	}
 	if r, ok := e.take(&e.rqHead[dst], &e.rqTail[dst], src, s.ops[op].tag, false); ok {
 		if size > e.S {
@@ -496,6 +497,7 @@ func (e *exec) matchRecord(j, r uint32, t uint64, unexpected bool) {
 	size := e.s.size(j)
 	rr.Start = mr.Taken
 	rr.End = mr.Taken + int64(e.o+max((size-1)*e.O, (size-1)*e.G))
+	rr.Stall = mr.Stall
 }
 
 func (e *exec) stall(h uint32, a, b uint64) uint64 {
