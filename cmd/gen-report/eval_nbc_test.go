@@ -13,6 +13,7 @@ func TestEvalNbc(t *testing.T) {
 		{"eval_nbc_tcc32.stdout", "eval nbc -nodes 32 -msg 500KB -matrix 30000 -method tcc"},
 		{"eval_nbc_nbcf2.stdout", "eval nbc -nodes 2 -msg 5MB -matrix 4000 -method nbcf-test"},
 		{"eval_nbc_oversub.stdout", "eval nbc -nodes 8 -msg 64KiB -matrix 8000 -method tcc -oversubscribe -collectives 4 -queue 2 -time_slice 1e-4"},
+		{"eval_nbc_calibrated32.stdout", "eval nbc -nodes 32 -msg 500KB -matrix 30000 -method nbct -progress_call 4.06e-7 -thread_create 3.71e-4 -poll_interference 0.111"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkEvalGolden(t, tc.name, tc.args) })
 	}
@@ -70,6 +71,9 @@ func TestEvalNbcBadInput(t *testing.T) {
 		{"eval nbc -mutex_handoff NaN", "-mutex_handoff = NaN is out of range"},
 		{"eval nbc -time_slice 0", "-time_slice = 0 is out of range: want a time in seconds in (0, 1]"},
 		{"eval nbc -sockets 0", "-sockets = 0 is out of range"},
+		{"eval nbc -test_threads every", `eval nbc: -test_threads = "every" is out of range: want all or master`},
+		{"eval nbc -poll_interference -0.1", "eval nbc: -poll_interference = -0.1 is out of range: want a ratio in [0, 10]"},
+		{"eval nbc -poll_interference 11", "-poll_interference = 11 is out of range"},
 		{"eval nbc -oversubscribe=maybe", `invalid boolean value "maybe" for -oversubscribe`},
 		{"eval nbc -bogus", "flag provided but not defined: -bogus"},
 		{"eval nbc extra", `unexpected argument "extra"`},

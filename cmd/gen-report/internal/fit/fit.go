@@ -27,11 +27,24 @@ type Result struct {
 
 // Options bound the search. The zero value is usable.
 type Options struct {
-	// MaxEvals caps the objective's runs (default 400).
+	// MaxEvals caps the objective's runs from each start (default 400).
 	MaxEvals int
+	// Starts are more points to start from besides the parameters' Start,
+	// each strictly inside the box; the best result of all is kept. A
+	// simplex walks down the slope it starts on, so an objective with
+	// plateaus and cliffs needs starts on both sides of a cliff.
+	Starts [][]float64
 	// Tol: the search stops when the best cost has improved by less than
 	// Tol over 30 iterations (default 1e-12).
 	Tol float64
+	// SimplexSize is the initial simplex's size in the unbounded
+	// coordinates (default 0.5: about a factor 1.6 on a parameter near
+	// its lower bound).
+	SimplexSize float64
+	// Restarts: after the search stops, it starts again from its best
+	// point with a fresh simplex this many times (default 0), which gets a
+	// collapsed simplex out of a flat region or off a cliff's edge.
+	Restarts int
 }
 
 // residualsFunc computes a model's residuals at x (model − target).
@@ -56,6 +69,9 @@ func LeastSquares(ps []Param, residuals residualsFunc, o Options) (Result, error
 	if o.Tol <= 0 {
 		o.Tol = 1e-12
 	}
+	if o.SimplexSize <= 0 {
+		o.SimplexSize = 0.5
+	}
 	toX := func(u []float64) []float64 {
 		x := make([]float64, len(ps))
 		for i, p := range ps {
@@ -63,10 +79,28 @@ func LeastSquares(ps []Param, residuals residualsFunc, o Options) (Result, error
 		}
 		return x
 	}
-	u0 := make([]float64, len(ps))
+	toU := func(x []float64) []float64 {
+		u := make([]float64, len(ps))
+		for i, p := range ps {
+			s := (x[i] - p.Lo) / (p.Hi - p.Lo)
+			u[i] = math.Log(s / (1 - s))
+		}
+		return u
+	}
+	starts := [][]float64{make([]float64, len(ps))}
 	for i, p := range ps {
-		s := (p.Start - p.Lo) / (p.Hi - p.Lo)
-		u0[i] = math.Log(s / (1 - s))
+		starts[0][i] = p.Start
+	}
+	for k, x := range o.Starts {
+		if len(x) != len(ps) {
+			return Result{}, fmt.Errorf("fit: start %d has %d values, want %d", k+1, len(x), len(ps))
+		}
+		for i, p := range ps {
+			if !(x[i] > p.Lo && x[i] < p.Hi) {
+				return Result{}, fmt.Errorf("fit: start %d: %s = %g is not strictly inside [%g, %g]", k+1, p.Name, x[i], p.Lo, p.Hi)
+			}
+		}
+		starts = append(starts, x)
 	}
 	var firstErr error
 	evals := 0
@@ -88,17 +122,36 @@ func LeastSquares(ps []Param, residuals residualsFunc, o Options) (Result, error
 		}
 		return c
 	}
-	res, err := optimize.Minimize(optimize.Problem{Func: cost}, u0, &optimize.Settings{
-		FuncEvaluations: o.MaxEvals,
-		Converger:       &optimize.FunctionConverge{Absolute: o.Tol, Iterations: 30},
-	}, &optimize.NelderMead{SimplexSize: 1})
-	if firstErr != nil {
-		return Result{}, fmt.Errorf("fit: the objective failed: %w", firstErr)
+	var best []float64
+	bestF, status := math.Inf(1), ""
+	for _, x0 := range starts {
+		u, f, st := toU(x0), math.Inf(1), ""
+		limit := evals + o.MaxEvals
+		for range o.Restarts + 1 {
+			if evals >= limit {
+				break
+			}
+			res, err := optimize.Minimize(optimize.Problem{Func: cost}, u, &optimize.Settings{
+				FuncEvaluations: limit - evals,
+				Converger:       &optimize.FunctionConverge{Absolute: o.Tol, Iterations: 30},
+			}, &optimize.NelderMead{SimplexSize: o.SimplexSize})
+			if firstErr != nil {
+				return Result{}, fmt.Errorf("fit: the objective failed: %w", firstErr)
+			}
+			if res == nil {
+				return Result{}, fmt.Errorf("fit: %w", err)
+			}
+			u, f, st = res.X, res.F, res.Status.String()
+		}
+		if f < bestF {
+			best, bestF, status = u, f, st
+		}
 	}
-	if err != nil && res == nil {
-		return Result{}, fmt.Errorf("fit: %w", err)
+	u := best
+	if u == nil { // every start stopped at +Inf
+		u = toU(starts[0])
 	}
-	x := toX(res.X)
+	x := toX(u)
 	r, rerr := residuals(x)
 	if rerr != nil {
 		return Result{}, fmt.Errorf("fit: the objective failed at the optimum: %w", rerr)
@@ -107,5 +160,5 @@ func LeastSquares(ps []Param, residuals residualsFunc, o Options) (Result, error
 	for _, v := range r {
 		c += v * v
 	}
-	return Result{X: x, Cost: c, Residuals: r, Evals: evals, Status: res.Status.String()}, nil
+	return Result{X: x, Cost: c, Residuals: r, Evals: evals, Status: status}, nil
 }
