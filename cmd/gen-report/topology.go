@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,8 +42,11 @@ type inferredTree struct {
 	Nodes    []string         `json:"nodes"`
 	Switches []inferredSwitch `json:"switches"`
 	Edges    [][2]int         `json:"edges"` // [parent, child] switch IDs, one per non-root switch
-	// LeafGroups are the nodes of each leaf switch, as the RTTs give them.
-	LeafGroups [][]string `json:"leaf_groups"`
+	// LeafGroups are the nodes of each leaf switch, as the RTTs give them;
+	// Noise is what the inference read from the RTT matrix alone (noise
+	// scale, resolution, jump threshold, outliers repaired).
+	LeafGroups [][]string     `json:"leaf_groups"`
+	Noise      topology.Noise `json:"noise"`
 	Settled    bool       `json:"settled"`
 	// Used counts the interference questions the inference asked and the
 	// observations answered (those it read up front are not counted).
@@ -57,12 +61,14 @@ type inferredSwitch struct {
 }
 
 // interferenceQuery is one measurement the inference asks for: transfers
-// a-b and c-d at the same time.
+// a-b and c-d at the same time. Groups are the four nodes' leaf groups
+// (indices into leaf_groups): any node of each group will do.
 type interferenceQuery struct {
-	A string `json:"a"`
-	B string `json:"b"`
-	C string `json:"c"`
-	D string `json:"d"`
+	A      string `json:"a"`
+	B      string `json:"b"`
+	C      string `json:"c"`
+	D      string `json:"d"`
+	Groups [4]int `json:"groups"`
 }
 
 // noObservations is the oracle of a run without --interference: it knows
@@ -72,9 +78,10 @@ type noObservations struct{}
 func (noObservations) Interferes(a, b, c, d int) (bool, bool) { return false, false }
 
 func topologyInfer(stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet("topology infer", stderr, "gen-report topology infer --rtt rtt.csv [--interference interference.csv]")
+	fs := newFlagSet("topology infer", stderr, "gen-report topology infer --rtt rtt.csv [--interference interference.csv] [--needed needed.csv]")
 	rttPath := fs.String("rtt", "", "RTT matrix as CSV: a header of node names, then per node its name and its RTTs (µs) to every node")
-	intPath := fs.String("interference", "", "interference observations as CSV with header a,b,c,d,interferes (optional: without it the output lists what is needed)")
+	intPath := fs.String("interference", "", "interference observations as CSV with header a,b,c,d,interferes, between any nodes of the groups (optional: without it the output lists what is needed)")
+	neededPath := fs.String("needed", "", "when the observations do not settle the tree, write the measurements still needed here as a ready list (a,b,c,d,interferes with interferes left blank; any node of each pair's groups will do): measure them, fill in true or false, append them to the --interference file and run again")
 	if err := fs.parse(args, false); err != nil {
 		return err
 	}
@@ -95,7 +102,7 @@ func topologyInfer(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("topology infer: %w", err)
 		}
 	}
-	leaves, err := topology.InferLeaves(rtt)
+	leaves, noise, err := topology.InferLeavesNoise(rtt)
 	if err != nil {
 		return fmt.Errorf("topology infer: %s: %w", *rttPath, err)
 	}
@@ -104,12 +111,44 @@ func topologyInfer(stdout, stderr io.Writer, args []string) error {
 	if err != nil && !errors.As(err, &incomplete) {
 		return fmt.Errorf("topology infer: %w", err)
 	}
-	out, err := json.MarshalIndent(describeInferred(names, leaves, tree, plan), "", "  ")
+	desc := describeInferred(names, leaves, tree, plan)
+	desc.Noise = noise
+	out, err := json.MarshalIndent(desc, "", "  ")
 	if err != nil {
 		return err
 	}
+	if tree == nil {
+		if *neededPath != "" {
+			var b bytes.Buffer
+			if err := writeNeeded(&b, desc.Needed); err != nil {
+				return fmt.Errorf("topology infer: --needed %s: %w", *neededPath, err)
+			}
+			if err := writeFileAtomic(*neededPath, b.Bytes()); err != nil {
+				return fmt.Errorf("topology infer: --needed %s: %w", *neededPath, err)
+			}
+			fmt.Fprintf(stderr, "topology infer: not settled: wrote the %d measurements needed to %s; fill in interferes, append them to the interference file and run again\n", len(desc.Needed), *neededPath)
+		} else {
+			fmt.Fprintf(stderr, "topology infer: not settled: %d measurements needed (listed in interference_needed; --needed FILE writes them as a ready list)\n", len(desc.Needed))
+		}
+	}
 	_, err = fmt.Fprintf(stdout, "%s\n", out)
 	return err
+}
+
+// writeNeeded writes the ready list: the interference CSV's header and one
+// row per measurement needed, interferes left blank for the measurer.
+func writeNeeded(w io.Writer, needed []interferenceQuery) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"a", "b", "c", "d", "interferes"}); err != nil {
+		return err
+	}
+	for _, q := range needed {
+		if err := cw.Write([]string{q.A, q.B, q.C, q.D, ""}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // describeInferred turns the engine's tree (nil when unsettled) and plan
@@ -135,8 +174,8 @@ func describeInferred(names []string, leaves [][]int, t *topology.Tree, plan top
 			}
 		}
 	}
-	for _, q := range plan.Needed {
-		out.Needed = append(out.Needed, interferenceQuery{names[q.A], names[q.B], names[q.C], names[q.D]})
+	for i, q := range plan.Needed {
+		out.Needed = append(out.Needed, interferenceQuery{names[q.A], names[q.B], names[q.C], names[q.D], plan.NeededGroups[i]})
 	}
 	return out
 }
@@ -261,16 +300,16 @@ func readTreeJSON(path string) (*topology.Tree, error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s: line %d: %v", path, lineAt(b, se.Offset), err)
+			return nil, fmt.Errorf("%s: %s: %v", path, lineCol(b, se.Offset-1), err)
 		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: line %d: %s", path, lineAt(b, te.Offset), untagged(err))
+			return nil, fmt.Errorf("%s: %s: %s", path, lineCol(b, te.Offset), untagged(err))
 		case errors.Is(err, io.EOF):
 			return nil, fmt.Errorf("%s: empty file, want Tree JSON", path)
 		}
 		return nil, fmt.Errorf("%s: %s", path, untagged(err))
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("%s: line %d: more after the tree's JSON object", path, lineAt(b, dec.InputOffset()))
+		return nil, fmt.Errorf("%s: %s: more after the tree's JSON object", path, lineCol(b, dec.InputOffset()))
 	}
 	if err := t.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %s", path, untagged(err))
@@ -284,8 +323,12 @@ func untagged(err error) string {
 	return strings.ReplaceAll(err.Error(), "topology: ", "")
 }
 
-// lineAt is the 1-based line of byte offset off in b.
-func lineAt(b []byte, off int64) int {
+// lineCol is "line L, column C" (both 1-based, C in bytes) of byte offset
+// off in b.
+func lineCol(b []byte, off int64) string {
 	off = min(max(off, 0), int64(len(b)))
-	return 1 + strings.Count(string(b[:off]), "\n")
+	before := string(b[:off])
+	line := 1 + strings.Count(before, "\n")
+	col := len(before) - strings.LastIndexByte(before, '\n')
+	return fmt.Sprintf("line %d, column %d", line, col)
 }

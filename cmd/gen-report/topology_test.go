@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -204,24 +207,24 @@ func TestTopologyBadInput(t *testing.T) {
 		{"topology infer", "--rtt is required"},
 		{"topology infer --rtt /nonexistent/rtt.csv", "/nonexistent/rtt.csv: no such file"},
 		{"topology infer --rtt " + td + "ok_rtt4.csv extra", `unexpected argument "extra"`},
-		{"topology infer --rtt " + td + "bad_rtt_ragged.csv", "bad_rtt_ragged.csv: rtt csv: line 3: 3 fields, want 4"},
+		{"topology infer --rtt " + td + "bad_rtt_ragged.csv", "bad_rtt_ragged.csv: rtt csv: line 3, column 4: 3 fields, want 4"},
 		{"topology infer --rtt " + td + "bad_rtt_nan.csv", `bad_rtt_nan.csv: rtt csv: line 3, column 4 (b to c): "x" is not a finite number`},
 		{"topology infer --rtt " + td + "bad_rtt_asym.csv", "bad_rtt_asym.csv: rtt csv: line 4, column 2: c to a is 700"},
-		{"topology infer --rtt " + td + "bad_rtt_name.csv", `bad_rtt_name.csv: rtt csv: line 4: node "q" is not in the header`},
+		{"topology infer --rtt " + td + "bad_rtt_name.csv", `bad_rtt_name.csv: rtt csv: line 4, column 1: node "q" is not in the header`},
 		{"topology infer --rtt " + td + "ok_rtt4.csv --interference " + td + "bad_int_name.csv", `bad_int_name.csv: interference csv: line 3, column 4 (d): node "zz"`},
 		{"topology infer --rtt " + td + "ok_rtt4.csv --interference " + td + "bad_int_value.csv", `bad_int_value.csv: interference csv: line 2, column 5 (interferes): "maybe", want true or false`},
-		{"topology infer --rtt " + td + "ok_rtt4.csv --interference " + td + "bad_int_header.csv", "bad_int_header.csv: interference csv: line 1"},
+		{"topology infer --rtt " + td + "ok_rtt4.csv --interference " + td + "bad_int_header.csv", "bad_int_header.csv: interference csv: line 1, column"},
 		{"topology infer --rtt " + td + "ok_rtt4.csv --interference /nonexistent.csv", "/nonexistent.csv: no such file"},
 		{"topology measure --preset paper", "--out is required"},
 		{"topology measure --out " + out, "give the cluster: --tree tree.json or --preset paper|experiment"},
 		{"topology measure --preset big --out " + out, `--preset "big" is unknown: want paper or experiment`},
 		{"topology measure --preset paper --tree " + td + "small_tree.json --out " + out, "give --tree or --preset, not both"},
 		{"topology measure --tree /nonexistent.json --out " + out, "/nonexistent.json: no such file"},
-		{"topology measure --tree " + td + "bad_tree_syntax.json --out " + out, "bad_tree_syntax.json: line 4: invalid character"},
-		{"topology measure --tree " + td + "bad_tree_type.json --out " + out, "bad_tree_type.json: line 4: tree JSON: json: cannot unmarshal string"},
+		{"topology measure --tree " + td + "bad_tree_syntax.json --out " + out, "bad_tree_syntax.json: line 4, column 14: invalid character"},
+		{"topology measure --tree " + td + "bad_tree_type.json --out " + out, "bad_tree_type.json: line 4, column 31: tree JSON: json: cannot unmarshal string"},
 		{"topology measure --tree " + td + "bad_tree_name.json --out " + out, `bad_tree_name.json: tree JSON: "switches"[0]: node "zz" is not in "nodes"`},
 		{"topology measure --tree " + td + "bad_tree_parent.json --out " + out, "bad_tree_parent.json: tree JSON: switch 0 has parent 3"},
-		{"topology measure --tree " + td + "ok_rtt4.csv --out " + out, "ok_rtt4.csv: line 1: invalid character"},
+		{"topology measure --tree " + td + "ok_rtt4.csv --out " + out, "ok_rtt4.csv: line 1, column 2: invalid character"},
 		{"topology measure --preset paper --pings 0 --out " + out, "-pings = 0, want 1 … 1000"},
 		{"topology measure --preset paper --noise -1 --out " + out, "-noise = -1, want 0 … 1e+06"},
 		{"topology measure --preset paper --seed x --out " + out, `invalid value "x" for flag -seed`},
@@ -251,14 +254,149 @@ func TestTopologyMeasureKeepsOldFiles(t *testing.T) {
 	}
 }
 
-func TestLineAt(t *testing.T) {
+func TestLineCol(t *testing.T) {
 	b := []byte("a\nbc\n\nd")
 	for _, tc := range []struct {
 		off  int64
-		want int
-	}{{0, 1}, {1, 1}, {2, 2}, {4, 2}, {5, 3}, {6, 4}, {100, 4}, {-1, 1}} {
-		if got := lineAt(b, tc.off); got != tc.want {
-			t.Errorf("lineAt(%d) = %d, want %d", tc.off, got, tc.want)
+		want string
+	}{{0, "line 1, column 1"}, {1, "line 1, column 2"}, {2, "line 2, column 1"}, {4, "line 2, column 3"}, {5, "line 3, column 1"}, {6, "line 4, column 1"}, {100, "line 4, column 2"}, {-1, "line 1, column 1"}} {
+		if got := lineCol(b, tc.off); got != tc.want {
+			t.Errorf("lineCol(%d) = %q, want %q", tc.off, got, tc.want)
 		}
+	}
+}
+
+// TestTopologyOutsideFiles is the issue's scenario: files written by
+// another tool. The RTT matrix is symmetric (each pair pinged once),
+// rounded to whole µs, over a tree of three switch levels with a different
+// latency per level and two slow pings; the interference file holds one
+// observation per pair of disjoint leaf-switch pairs, each through the
+// last node of each switch (not the one the inference would pick). The
+// tree must come out; and from the RTTs alone, the ready list --needed
+// writes, answered through random nodes of the named groups, must settle
+// it in a few rounds.
+func TestTopologyOutsideFiles(t *testing.T) {
+	truth, err := topology.Generate(3, 3, 4) // root, 3 switches, 9 leaf switches of 4
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(truth.Nodes)
+	rng := sweep.RNG(13, 0, 0)
+	linkRTT := func(s int) float64 { // the link above switch s, both ways
+		if s <= 3 {
+			return 7 // upper level
+		}
+		return 3 // leaf switch to its parent
+	}
+	rtt := make([][]float64, n)
+	for u := range rtt {
+		rtt[u] = make([]float64, n)
+	}
+	for u := range n {
+		for v := u + 1; v < n; v++ {
+			x := 44.0 // hosts and the two node links
+			for _, l := range truth.Path(u, v) {
+				x += linkRTT(l.Child)
+			}
+			x = math.Round(x + 0.5*rng.ExpFloat64())
+			rtt[u][v], rtt[v][u] = x, x
+		}
+	}
+	for _, p := range [][2]int{{0, 1}, {5, 30}} { // slow pings
+		rtt[p[0]][p[1]] *= 10
+		rtt[p[1]][p[0]] *= 10
+	}
+	dir := t.TempDir()
+	write := func(name string, f func(io.Writer) error) string {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	rttFile := write("rtt.csv", func(w io.Writer) error { return topology.WriteRTTCSV(w, truth.Nodes, rtt) })
+	leaves := truth.LeafSwitches()
+	last := func(s int) int { ns := truth.Switches[s].Nodes; return ns[len(ns)-1] }
+	var obs []topology.Observation
+	for i, a := range leaves {
+		for j := i + 1; j < len(leaves); j++ {
+			for k := i + 1; k < len(leaves); k++ {
+				for l := k + 1; l < len(leaves); l++ {
+					if k == j || l == j {
+						continue
+					}
+					p, q, r, s := last(a), last(leaves[j]), last(leaves[k]), last(leaves[l])
+					obs = append(obs, topology.Observation{A: p, B: q, C: r, D: s, Interferes: topology.Interferes(truth, p, q, r, s)})
+				}
+			}
+		}
+	}
+	intFile := write("interference.csv", func(w io.Writer) error { return topology.WriteInterferenceCSV(w, truth.Nodes, obs) })
+	out, _, err := runCmd(t, "topology", "infer", "--rtt", rttFile, "--interference", intFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inf inferredTree
+	if err := json.Unmarshal([]byte(out), &inf); err != nil {
+		t.Fatal(err)
+	}
+	if !inf.Settled || !topology.Isomorphic(truth, asTree(t, inf)) {
+		t.Fatalf("from the other tool's files: settled %v, %d leaf groups, %d needed", inf.Settled, len(inf.LeafGroups), len(inf.Needed))
+	}
+	if !inf.Noise.Symmetric || inf.Noise.Quantum != 1 || inf.Noise.Outliers != 2 {
+		t.Errorf("noise read as %+v, want symmetric, quantum 1, 2 outliers", inf.Noise)
+	}
+
+	// From the RTTs alone: answer the ready list round by round.
+	needed := filepath.Join(dir, "needed.csv")
+	ids := map[string]int{}
+	for i, name := range truth.Nodes {
+		ids[name] = i
+	}
+	obs = obs[:0]
+	args := []string{"topology", "infer", "--rtt", rttFile, "--needed", needed}
+	for round := 0; ; round++ {
+		if round > 10 {
+			t.Fatalf("not settled after %d rounds of answering the ready list", round)
+		}
+		out, stderr, err := runCmd(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf = inferredTree{}
+		if err := json.Unmarshal([]byte(out), &inf); err != nil {
+			t.Fatal(err)
+		}
+		if inf.Settled {
+			break
+		}
+		if !strings.Contains(stderr, "wrote the") {
+			t.Fatalf("unsettled without saying so on stderr: %q", stderr)
+		}
+		b, err := os.ReadFile(needed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+		if err != nil || len(rows) != len(inf.Needed)+1 || strings.Join(rows[0], ",") != "a,b,c,d,interferes" {
+			t.Fatalf("the ready list is not the needed list as CSV: %v, %q", err, b)
+		}
+		for _, q := range inf.Needed {
+			var v [4]int
+			for i, g := range q.Groups { // any node of the group will do
+				members := inf.LeafGroups[g]
+				v[i] = ids[members[(round+i)%len(members)]]
+			}
+			obs = append(obs, topology.Observation{A: v[0], B: v[1], C: v[2], D: v[3], Interferes: topology.Interferes(truth, v[0], v[1], v[2], v[3])})
+		}
+		f := write(fmt.Sprintf("answers%d.csv", round), func(w io.Writer) error { return topology.WriteInterferenceCSV(w, truth.Nodes, obs) })
+		args = []string{"topology", "infer", "--rtt", rttFile, "--interference", f, "--needed", needed}
+	}
+	if !topology.Isomorphic(truth, asTree(t, inf)) {
+		t.Errorf("settled from the ready lists but not isomorphic")
 	}
 }

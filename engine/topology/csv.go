@@ -41,10 +41,10 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 		head = head[1:]
 	}
 	if len(head) == 0 {
-		return nil, nil, fmt.Errorf("rtt csv: line 1: the header names no nodes")
+		return nil, nil, fmt.Errorf("rtt csv: line 1, column 1: the header names no nodes")
 	}
 	if len(head) > MaxNodes {
-		return nil, nil, fmt.Errorf("rtt csv: line 1: %d nodes, at most %d", len(head), MaxNodes)
+		return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: %d nodes, at most %d", MaxNodes+2, len(head), MaxNodes)
 	}
 	n := len(head)
 	ids := make(map[string]int, n)
@@ -55,7 +55,7 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: empty node name", i+2)
 		}
 		if j, dup := ids[h]; dup {
-			return nil, nil, fmt.Errorf("rtt csv: line 1: node %q named twice (columns %d and %d)", h, j+2, i+2)
+			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: node %q named twice (first in column %d)", i+2, h, j+2)
 		}
 		ids[h] = i
 		names[i] = h
@@ -75,15 +75,15 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 			continue
 		}
 		if len(rec) != n+1 {
-			return nil, nil, fmt.Errorf("rtt csv: line %d: %d fields, want %d (the node's name and %d RTTs)", line, len(rec), n+1, n)
+			return nil, nil, fmt.Errorf("rtt csv: line %d, column %d: %d fields, want %d (the node's name and %d RTTs)", line, min(len(rec), n+1)+1, len(rec), n+1, n)
 		}
 		name := strings.TrimSpace(rec[0])
 		u, ok := ids[name]
 		if !ok {
-			return nil, nil, fmt.Errorf("rtt csv: line %d: node %q is not in the header", line, name)
+			return nil, nil, fmt.Errorf("rtt csv: line %d, column 1: node %q is not in the header", line, name)
 		}
 		if rtt[u] != nil {
-			return nil, nil, fmt.Errorf("rtt csv: line %d: node %q has a second row (the first is on line %d)", line, name, rowLine[u])
+			return nil, nil, fmt.Errorf("rtt csv: line %d, column 1: node %q has a second row (the first is on line %d)", line, name, rowLine[u])
 		}
 		row := make([]float64, n)
 		for v, f := range rec[1:] {
@@ -103,7 +103,7 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 	}
 	for u, row := range rtt {
 		if row == nil {
-			return nil, nil, fmt.Errorf("rtt csv: no row for node %q (header column %d)", names[u], u+2)
+			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: node %q has no row", u+2, names[u])
 		}
 	}
 	// A pair's two entries differ by noise, and now and then one is an
@@ -190,7 +190,7 @@ func readInterference(r io.Reader, names []string) ([]Observation, error) {
 		return nil, csvError("interference csv", err)
 	}
 	if len(head) != len(interferenceHeader) {
-		return nil, fmt.Errorf("interference csv: line 1: header has %d fields, want a,b,c,d,interferes", len(head))
+		return nil, fmt.Errorf("interference csv: line 1, column %d: header has %d fields, want a,b,c,d,interferes", min(len(head), 5)+1, len(head))
 	}
 	for i, h := range head {
 		if !strings.EqualFold(strings.TrimSpace(h), interferenceHeader[i]) {
@@ -211,7 +211,7 @@ func readInterference(r io.Reader, names []string) ([]Observation, error) {
 			continue
 		}
 		if len(rec) != 5 {
-			return nil, fmt.Errorf("interference csv: line %d: %d fields, want 5 (a,b,c,d,interferes)", line, len(rec))
+			return nil, fmt.Errorf("interference csv: line %d, column %d: %d fields, want 5 (a,b,c,d,interferes)", line, min(len(rec), 5)+1, len(rec))
 		}
 		var q [4]int
 		for i := range 4 {
@@ -223,7 +223,11 @@ func readInterference(r io.Reader, names []string) ([]Observation, error) {
 			q[i] = v
 		}
 		if q[0] == q[1] || q[2] == q[3] {
-			return nil, fmt.Errorf("interference csv: line %d: a pair joins a node to itself (%s-%s, %s-%s)", line, rec[0], rec[1], rec[2], rec[3])
+			col := 2
+			if q[0] != q[1] {
+				col = 4
+			}
+			return nil, fmt.Errorf("interference csv: line %d, column %d: a pair joins a node to itself (%s-%s, %s-%s)", line, col, rec[0], rec[1], rec[2], rec[3])
 		}
 		var x bool
 		switch strings.ToLower(strings.TrimSpace(rec[4])) {

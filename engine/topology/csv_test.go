@@ -27,17 +27,17 @@ func TestRTTCSVRoundTrip(t *testing.T) {
 func TestRTTCSVErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"", "empty input"},
-		{"node\n", "line 1: the header names no nodes"},
-		{"node,a,a\n", `line 1: node "a" named twice`},
-		{"node,a,b\na,0,1\nb,1\n", "line 3: 2 fields, want 3"},
-		{"node,a,b\na,0,1\nc,1,0\n", `line 3: node "c" is not in the header`},
+		{"node\n", "line 1, column 1: the header names no nodes"},
+		{"node,a,a\n", `line 1, column 3: node "a" named twice`},
+		{"node,a,b\na,0,1\nb,1\n", "line 3, column 3: 2 fields, want 3"},
+		{"node,a,b\na,0,1\nc,1,0\n", `line 3, column 1: node "c" is not in the header`},
 		{"node,a,b\na,0,x\nb,1,0\n", `line 2, column 3 (a to b): "x" is not a finite number`},
 		{"node,a,b\na,0,NaN\nb,1,0\n", `line 2, column 3 (a to b): "NaN"`},
 		{"node,a,b\na,0,-1\nb,1,0\n", "line 2, column 3 (a to b): RTT -1 is negative"},
 		{"node,a,b\na,3,1\nb,1,0\n", "line 2, column 2: a's RTT to itself is 3"},
 		{"node,a,b\na,0,10\nb,30,0\n", "line 3, column 2: b to a is 30 but line 2 has a to b 10"},
-		{"node,a,b\na,0,10\na,0,10\n", `line 3: node "a" has a second row (the first is on line 2)`},
-		{"node,a,b\na,0,10\n", `no row for node "b"`},
+		{"node,a,b\na,0,10\na,0,10\n", `line 3, column 1: node "a" has a second row (the first is on line 2)`},
+		{"node,a,b\na,0,10\n", `line 1, column 3: node "b" has no row`},
 		{"node,a,b\na,0,\"1\n", "line 2, column"},
 	} {
 		_, _, err := ReadRTTCSV(strings.NewReader(c.in))
@@ -78,12 +78,12 @@ func TestInterferenceCSV(t *testing.T) {
 	}
 	for _, c := range []struct{ in, want string }{
 		{"", "empty input"},
-		{"a,b,c\n", "line 1: header has 3 fields"},
+		{"a,b,c\n", "line 1, column 4: header has 3 fields"},
 		{"a,b,c,e,interferes\n", `line 1, column 4: header "e", want "d"`},
-		{"a,b,c,d,interferes\nn0,n1,n2\n", "line 2: 3 fields, want 5"},
+		{"a,b,c,d,interferes\nn0,n1,n2\n", "line 2, column 4: 3 fields, want 5"},
 		{"a,b,c,d,interferes\nn0,n1,n2,zz,true\n", `line 2, column 4 (d): node "zz" is not in the RTT matrix`},
 		{"a,b,c,d,interferes\nn0,n1,n2,n3,maybe\n", `line 2, column 5 (interferes): "maybe", want true or false`},
-		{"a,b,c,d,interferes\nn0,n0,n2,n3,true\n", "line 2: a pair joins a node to itself"},
+		{"a,b,c,d,interferes\nn0,n0,n2,n3,true\n", "line 2, column 2: a pair joins a node to itself"},
 	} {
 		_, err := ReadInterferenceCSV(strings.NewReader(c.in), tr.Nodes)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
