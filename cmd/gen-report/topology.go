@@ -47,7 +47,7 @@ type inferredTree struct {
 	// scale, resolution, jump threshold, outliers repaired).
 	LeafGroups [][]string     `json:"leaf_groups"`
 	Noise      topology.Noise `json:"noise"`
-	Settled    bool       `json:"settled"`
+	Settled    bool           `json:"settled"`
 	// Used counts the interference questions the inference asked and the
 	// observations answered (those it read up front are not counted).
 	Used   int                 `json:"interference_asked"`
