@@ -25,6 +25,14 @@ const (
 	slidesExcessP2 = 0.7
 )
 
+// slidesSigmaP2 is the σ of the slides' P = 2 plot, which they do not
+// state: for P = 2 the model's expected time is E[T](L_s) = T_s(L_s) +
+// E[max(0, L − L_s)], minimal at L_s = μ, where its excess over T_s(μ) is
+// E[max(0, L − μ)] = σ/√(2π), the mean of a normal's upper half (the
+// truncation at 0 is 5.7σ away and changes nothing). The slides' "+0.7"
+// therefore means σ = 0.7·√(2π) = 1.755 (TestSlidesSigmaP2).
+func slidesSigmaP2() float64 { return slidesExcessP2 * sqrt2Pi }
+
 // logpStudy is the paper-002 study (specs/logp-fluctuation.md): E[T](L_s)
 // for P = 2 and 3, the optimal planning latency for P up to 1024 at
 // several σ/μ, and a σ sweep at P = 3 that looks for the slides' σ.
@@ -91,12 +99,15 @@ func newLogpStudy(full bool, seed uint64) *logpStudy {
 		s.sigmaTr = 2_000
 	}
 	for _, P := range s.curvePs {
-		p := s.params(P, s.base.Sigma)
+		p := s.params(P, s.curveSigma(P))
 		for _, z := range s.lsSigmas {
-			s.jobs = append(s.jobs, logpJob{kind: logpJobCurve, p: p, ls: s.lsAt(z), trials: s.curveTr})
+			s.jobs = append(s.jobs, logpJob{kind: logpJobCurve, p: p, ls: p.L + z*p.Sigma, trials: s.curveTr})
 		}
 		s.jobs = append(s.jobs, logpJob{kind: logpJobOptimum, p: p, trials: s.optTrials(P)})
 	}
+	// The P = 2 plot's σ carried over to P = 3: a prediction of the
+	// slides' 0.76 and 0.87 from the σ their +0.7 implies.
+	s.jobs = append(s.jobs, logpJob{kind: logpJobOptimum, p: s.params(3, slidesSigmaP2()), trials: s.sigmaTr})
 	for _, r := range s.ratios {
 		for _, P := range s.ps {
 			s.jobs = append(s.jobs, logpJob{kind: logpJobOptimum, p: s.params(P, r*s.base.L), trials: s.optTrials(P)})
@@ -120,8 +131,15 @@ func (s *logpStudy) params(P int, sigma float64) logp.Params {
 	return p
 }
 
-// lsAt is the planning latency z standard deviations from the mean.
-func (s *logpStudy) lsAt(z float64) float64 { return s.base.L + z*s.base.Sigma }
+// curveSigma is the σ of the slides' plot for P: for P = 2 the σ its +0.7
+// implies (slidesSigmaP2); for P = 3, whose two numbers need different σ
+// (the section "Which σ did the slides use?"), the engine's default.
+func (s *logpStudy) curveSigma(P int) float64 {
+	if P == 2 {
+		return slidesSigmaP2()
+	}
+	return s.base.Sigma
+}
 
 // run evaluates every job, spread over the cores. Each job seeds the
 // engine with the study's seed: the points of one curve share their draws
@@ -220,6 +238,7 @@ type logpResults struct {
 	Curves             []logpCurve     // one per curvePs
 	ByP                [][]logpOptimum // [ratio][P]
 	Sigma              []logpOptimum   // P = 3, one per σ of the sweep
+	P3AtP2Sigma        logpOptimum     // P = 3 at the σ of the slides' P = 2 plot
 }
 
 func optimumOf(p logp.Params, r []float64) logpOptimum {
@@ -254,6 +273,8 @@ func (s *logpStudy) assemble(res [][][]float64) (*logpResults, error) {
 		c.Opt = optimumOf(j.p, r)
 		out.Curves = append(out.Curves, c)
 	}
+	j, r := next()
+	out.P3AtP2Sigma = optimumOf(j.p, r)
 	for range s.ratios {
 		row := make([]logpOptimum, len(s.ps))
 		for k := range s.ps {
@@ -297,7 +318,8 @@ func (s *logpStudy) page(r *logpResults) report.Page {
 	curves = append(curves, s.optimaTable(r))
 	p.Sections = append(p.Sections, report.Section{
 		Title: "The slides' two plots: E[T] versus the planning latency",
-		Intro: fmt.Sprintf("σ = %g (σ/μ = %g). Times are drawn relative to T_s(μ), LogP's prediction with the mean latency, so the excess of the expected time over that prediction reads off directly; each caption gives T_s(μ).", b.Sigma, b.Sigma/b.L),
+		Intro: fmt.Sprintf("The slides do not give σ. For P = 2 the model's expected time is E[T](L_s) = T_s(L_s) + E[max(0, L − L_s)]: T_s grows as L_s/2 and the expected stall falls with slope 1 − Φ((L_s − μ)/σ), so the optimum is at L_s = μ, where the excess over T_s(μ) is E[max(0, L − μ)] = σ/√(2π). The slides' P = 2 excess of +%g therefore means σ = %g·√(2π) = %.3f, and the P = 2 plot is drawn at that σ (σ/μ = %.3f); before issue 12 it was drawn at the engine's default σ = %g, whose excess is %.3f. The P = 3 plot stays at σ = %g: its two numbers need two different σ (next section). Times are drawn relative to T_s(μ), LogP's prediction with the mean latency, so the excess of the expected time over that prediction reads off directly; each caption gives T_s(μ).",
+			slidesExcessP2, slidesExcessP2, slidesSigmaP2(), slidesSigmaP2()/b.L, b.Sigma, b.Sigma/sqrt2Pi, s.curveSigma(3)),
 		Items: curves,
 	})
 	p.Sections = append(p.Sections, report.Section{
@@ -359,14 +381,14 @@ func (s *logpStudy) curveChart(c logpCurve, trials int) *report.LineChart {
 	series = append(series, report.Series{Name: "T_s(L_s), fluctuation-free", Values: rel(c.Planned)})
 	oi := nearest(c.Ls, c.Opt.Ls)
 	series = append(series, report.Series{Name: "optimum, Monte Carlo search", Values: mark(oi, c.Mean[oi]-ref)})
-	caption := fmt.Sprintf("P = %d, n = %d, μ = %g, σ = %g; T_s(μ) = %.6g. %d trials per point. The search finds L_s* = %.4g (marked at the nearest grid point) with E[T](L_s*) = T_s(μ) + %.3g.",
-		c.P, s.params(c.P, s.base.Sigma).N, s.base.L, s.base.Sigma, ref, trials, c.Opt.Ls, c.Opt.Excess())
+	caption := fmt.Sprintf("P = %d, n = %d, μ = %g, σ = %.4g; T_s(μ) = %.6g. %d trials per point. The search finds L_s* = %.4g (marked at the nearest grid point) with E[T](L_s*) = T_s(μ) + %.3g.",
+		c.P, s.params(c.P, c.Opt.Sigma).N, c.Opt.Mu, c.Opt.Sigma, ref, trials, c.Opt.Ls, c.Opt.Excess())
 	if hasClosed {
 		ci := nearest(c.Ls, c.Opt.StarLs)
 		series = append(series, report.Series{Name: "optimum, closed form", Values: mark(ci, c.Closed[ci]-ref)})
 		caption += fmt.Sprintf(" Closed form: L_s* = %.4g, E[T](L_s*) = T_s(μ) + %.4g.", c.Opt.StarLs, c.Opt.StarExcess())
 		if c.P == 2 {
-			caption += fmt.Sprintf(" It is the spec's E[T] = T_s(L_s) + E[max(0, L − L_s)], minimal at L_s = μ with excess σ/√(2π) = %.4g.", s.base.Sigma/sqrt2Pi)
+			caption += fmt.Sprintf(" It is the spec's E[T] = T_s(L_s) + E[max(0, L − L_s)], minimal at L_s = μ with excess σ/√(2π) = %.4g: σ = %.4g is the σ that makes it the slides' +%g.", c.Opt.Sigma/sqrt2Pi, c.Opt.Sigma, slidesExcessP2)
 		} else {
 			caption += fmt.Sprintf(" The plan is a star (both partial sums go to the root), so T = T_s + max(0, max(L21, L31) − L_s) and E[T] = T_s(L_s) + ∫ from L_s of (1 − F(x)^%d) dx; T_s grows as %d/%d·L_s, so the optimum is where F(L_s)^%d = 1/%d.", c.P-1, c.P-1, c.P, c.P-1, c.P)
 		}

@@ -132,6 +132,32 @@ func synthetic(a, b, z2, share float64) *logpResults {
 	return r
 }
 
+// TestSlidesSigmaP2: the σ the P = 2 plot is drawn at is 1.755, and in the
+// engine's own closed form (independent of the derivation on the page) it
+// puts the optimum at μ with the slides' excess of 0.7 over T_s(μ).
+func TestSlidesSigmaP2(t *testing.T) {
+	sg := slidesSigmaP2()
+	if math.Abs(sg-1.755) > 5e-4 {
+		t.Errorf("slidesSigmaP2 = %.6f, want 1.755", sg)
+	}
+	st := newLogpStudy(false, 1)
+	p := st.params(2, st.curveSigma(2))
+	if p.Sigma != sg {
+		t.Fatalf("the P = 2 plot is drawn at σ = %g, want %g", p.Sigma, sg)
+	}
+	ls, e, err := logp.OptimalStar(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := logp.Plan(p, p.L)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(ls-p.L) > 1e-6*p.Sigma || math.Abs(e-sch.Planned()-slidesExcessP2) > 1e-6 {
+		t.Errorf("σ = %g: optimum at L_s = %.9g (μ = %g), excess %.9g, want μ and %g", sg, ls, p.L, e-sch.Planned(), slidesExcessP2)
+	}
+}
+
 // TestLogpFindingsSynthetic checks that the verdicts follow the numbers.
 func TestLogpFindingsSynthetic(t *testing.T) {
 	for _, tc := range []struct {
@@ -152,6 +178,9 @@ func TestLogpFindingsSynthetic(t *testing.T) {
 			for i, want := range []report.Verdict{tc.p2, tc.p3, tc.sig, tc.pl} {
 				if f[i].Verdict != want {
 					t.Errorf("finding %d: %s, want %s (%s)", i+1, f[i].Verdict, want, f[i].Evidence)
+				}
+				if f[i].Paper == "" || f[i].Ours == "" {
+					t.Errorf("finding %d lacks the paper's number (%q) or ours (%q)", i+1, f[i].Paper, f[i].Ours)
 				}
 			}
 		})
