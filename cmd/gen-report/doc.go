@@ -19,6 +19,11 @@
 //	gen-report eval overlay -nodes 64 -procs 128 -switches 6 -policy topology -cache 8
 //	                                 one Integer Sort over the overlay: time, connections,
 //	                                 relays, shortcuts opened and evicted, buffer memory
+//	gen-report eval goal -f FILE.goal -L 2500 -o 1500 -g 1000 -G 6 -O 0 -S 65535
+//	                                 a LogGOPSim GOAL schedule run with LogGOPSim's rules: the
+//	                                 maximum finishing time, its rank, counts, the critical
+//	                                 path; -noise-trace F [-noise-cosched], -os-*, -net-* add
+//	                                 noise (-seed), -trace out.json writes the Chrome trace
 //	gen-report topology measure --preset experiment --seed 1 --out DIR
 //	gen-report topology infer --rtt DIR/rtt.csv --interference DIR/interference.csv
 //	                                 simulated measurements, and the inferred switch tree

@@ -13,7 +13,7 @@ import (
 
 func runEval(stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("eval: name a model: allreduce, logp, nbc, mmdl, overlay")
+		return fmt.Errorf("eval: name a model: allreduce, logp, nbc, mmdl, overlay, goal")
 	}
 	switch args[0] {
 	case "allreduce":
@@ -26,8 +26,10 @@ func runEval(stdout, stderr io.Writer, args []string) error {
 		return evalMmdl(stdout, stderr, args[1:])
 	case "overlay":
 		return evalOverlay(stdout, stderr, args[1:])
+	case "goal":
+		return evalGoal(stdout, stderr, args[1:])
 	}
-	return fmt.Errorf("eval: unknown model %q (models: allreduce, logp, nbc, mmdl, overlay)", args[0])
+	return fmt.Errorf("eval: unknown model %q (models: allreduce, logp, nbc, mmdl, overlay, goal)", args[0])
 }
 
 // maxTrials bounds -trials: enough for any standard error anyone needs,

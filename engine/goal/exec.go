@@ -105,6 +105,17 @@ func (k CritKind) String() string {
 // MarshalText writes the kind's name.
 func (k CritKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
+// UnmarshalText reads a kind's name.
+func (k *CritKind) UnmarshalText(b []byte) error {
+	for i := CritCPU; i <= CritRendezvous; i++ {
+		if i.String() == string(b) {
+			*k = i
+			return nil
+		}
+	}
+	return fmt.Errorf("goal: unknown critical-path link %q", b)
+}
+
 // CritStep is one link of the critical path: on Rank, from Start to End,
 // operation Op (for CritReceive, CritFlight and CritRendezvous the send
 // whose message it is; Peer the other rank).
@@ -142,7 +153,7 @@ func Run(s *Schedule, p Params, n Noise, opt Options) (*Result, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if err := n.validate(); err != nil {
+	if err := n.Validate(); err != nil {
 		return nil, err
 	}
 	nz, err := newCPUNoise(n, s.numRanks)

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"commlab/engine/trace"
 )
 
 // Each case is worked out by hand from LogGOPSim.cpp's rules (see the
@@ -216,5 +218,26 @@ func TestNoiseRuns(t *testing.T) {
 	}
 	if _, err := Run(s, Default(), Noise{OS: &OSJitter{Period: 10, Duration: 10}, Rand: rand.New(rand.NewPCG(1, 1))}, Options{}); err == nil || !strings.Contains(err.Error(), "os-duration") {
 		t.Errorf("duration = period: %v", err)
+	}
+}
+
+func TestTraceValid(t *testing.T) {
+	for _, name := range []string{"ex_allreduce_recdoub_32.goal", "ex_linear_alltoall_8.goal"} {
+		s := readFile(t, "testdata/examples/"+name, true)
+		tr, _ := ReadNoiseTrace(strings.NewReader("0\t0\n1000\t800\n5000\t300\n20000\t0\n"), "n")
+		r, err := Run(s, Default(), Noise{Trace: tr, Rand: rand.New(rand.NewPCG(1, 2))}, Options{Record: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc, err := Trace(s, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := trace.Validate(tc); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if len(tc.Messages) != s.NumSends() {
+			t.Errorf("%s: %d messages, %d sends", name, len(tc.Messages), s.NumSends())
+		}
 	}
 }

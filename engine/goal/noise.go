@@ -50,7 +50,9 @@ type NetNoise struct {
 // maxNoiseTime bounds noise times (ns): about 11.6 days.
 const maxNoiseTime = 1e15
 
-func (n Noise) validate() error {
+// Validate names the first noise parameter out of range (as a
+// *RangeError whose Field is the eval flag) or a missing random source.
+func (n Noise) Validate() error {
 	if (n.Trace != nil || n.OS != nil || n.Net != nil) && n.Rand == nil {
 		return errors.New("goal: noise needs a random source (Noise.Rand)")
 	}
