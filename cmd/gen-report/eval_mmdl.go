@@ -22,6 +22,8 @@ type mmdlEval struct {
 
 	// T is the steady state's asymptotic makespan.
 	T float64 `json:"T"`
+	// Schedule is -schedule: the paper's rounds or the overlapped ones.
+	Schedule mmdl.Sched `json:"schedule"`
 	// Rounds is R: -rounds, or the scheduler's choice (RoundsChosen).
 	Rounds       int  `json:"rounds"`
 	RoundsChosen bool `json:"rounds_chosen"`
@@ -31,6 +33,8 @@ type mmdlEval struct {
 	Makespan      float64 `json:"makespan"`
 	OptimalRounds int     `json:"optimal_rounds"`
 	FormulaAtOpt  float64 `json:"formula_total_at_optimal_rounds"`
+	// Period is the paper's schedule's round length (0 overlapped).
+	Period float64 `json:"period"`
 	// MaxDegree is the most messages one processor handles per round.
 	MaxDegree int             `json:"max_degree"`
 	Final     []float64       `json:"final"`
@@ -72,6 +76,7 @@ func evalMmdl(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet("eval mmdl", stderr, "gen-report eval mmdl [flags]")
 	procset := fs.Int("procset", 2, "the paper's processor set (Table 1): 1 or 2")
 	load := fs.String("load", "2", "the paper's initial load (Table 2): "+strings.Join(mmdl.Loads, ", "))
+	schedule := fs.String("schedule", "paper", "the round schedule: paper (the paper's rounds: the first only communicates, the last only computes) or overlap (its future work: computing while the first transfers run)")
 	rounds := fs.Int("rounds", 0, fmt.Sprintf("steady rounds R in [1, %d]; 0 lets the scheduler choose", mmdl.MaxRounds))
 	var mhz, tasks floatList
 	fs.Var(&mhz, "mhz", "clock rate per processor, MHz, comma-separated (replaces -procset)")
@@ -114,16 +119,20 @@ func evalMmdl(stdout, stderr io.Writer, args []string) error {
 	if len(in.MHz) > mmdl.DenseFlowLimit {
 		return fmt.Errorf("eval mmdl: -mhz has %d processors: want at most %d", len(in.MHz), mmdl.DenseFlowLimit)
 	}
+	sched, err := mmdl.ParseSched(*schedule)
+	if err != nil {
+		return fmt.Errorf("eval mmdl: -%w", err)
+	}
 	st, err := mmdl.SteadyState(in)
 	if err != nil {
 		return fmt.Errorf("eval mmdl: %w", err)
 	}
 	var s *mmdl.Schedule
 	if *rounds == 0 {
-		_, s, err = mmdl.ChooseRounds(in, st)
+		_, s, err = mmdl.ChooseRounds(in, st, sched)
 		ev.RoundsChosen = true
 	} else {
-		s, err = mmdl.Rounds(in, st, *rounds)
+		s, err = mmdl.Rounds(in, st, *rounds, sched)
 	}
 	if err != nil {
 		return fmt.Errorf("eval mmdl: %w", err)
@@ -132,7 +141,7 @@ func evalMmdl(stdout, stderr io.Writer, args []string) error {
 	for i := range in.MHz {
 		ev.Gamma = append(ev.Gamma, in.Gamma(i))
 	}
-	ev.T, ev.Rounds, ev.FormulaTotal, ev.Makespan = st.T, s.R, s.Formula, s.Makespan
+	ev.T, ev.Schedule, ev.Rounds, ev.FormulaTotal, ev.Makespan, ev.Period = st.T, s.Sched, s.R, s.Formula, s.Makespan, s.Period
 	ev.OptimalRounds = mmdl.OptimalRounds(st.T, in.Latency)
 	ev.FormulaAtOpt = mmdl.FormulaTotal(st.T, in.Latency, ev.OptimalRounds)
 	ev.MaxDegree, ev.Final, ev.Flows = s.MaxDegree, st.Final, st.Transfers

@@ -104,6 +104,13 @@ func executedSchedule(p *calibrate.Pass) *mmdl.Schedule {
 			ex.RoundEnd[op.Round] = max(ex.RoundEnd[op.Round], op.End)
 		}
 	}
+	// Trace draws a boundary where each round's first transfer starts.
+	ex.Boundaries = nil
+	for k, e := range ex.RoundEnd {
+		if e > 0 {
+			ex.Boundaries = append(ex.Boundaries, ex.RoundStart[k])
+		}
+	}
 	// Trace wants every processor's operations in time order.
 	slices.SortStableFunc(ex.Ops, func(a, b mmdl.Op) int {
 		return cmp.Or(cmp.Compare(a.Proc, b.Proc), cmp.Compare(a.Start, b.Start))

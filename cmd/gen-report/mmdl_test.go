@@ -38,11 +38,19 @@ func fakeCalibration(_ context.Context, cfg mmdlCalibConfig) (*mmdlCalibResult, 
 	}
 	truth := in
 	truth.Compute, truth.Comm = fakeTrueCompute, fakeTrueComm
-	_, guess, err := mmdlRun(in, cfg.Rounds)
+	// The live loop runs the overlapped schedule (internal/calibrate).
+	overlapped := func(in mmdl.Instance) (*mmdl.Schedule, error) {
+		st, err := mmdl.SteadyState(in)
+		if err != nil {
+			return nil, err
+		}
+		return mmdl.Rounds(in, st, cfg.Rounds, mmdl.Overlap)
+	}
+	guess, err := overlapped(in)
 	if err != nil {
 		return nil, err
 	}
-	_, real, err := mmdlRun(truth, cfg.Rounds)
+	real, err := overlapped(truth)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +103,7 @@ func TestMmdlBalanced(t *testing.T) {
 // findings that do not depend on the machine.
 func TestMmdlPage(t *testing.T) {
 	s, r := runMmdlQuick(t)
-	if len(r.Cases) != 9 || len(r.Rounds) != 20 || len(r.Gantts) != 2 || !r.CalibOK {
+	if len(r.Cases) != 9 || len(r.Rounds) != 20 || len(r.Gantts) != 3 || !r.CalibOK {
 		t.Fatalf("%d cases, %d rounds, %d gantts, calibration %v %s", len(r.Cases), len(r.Rounds), len(r.Gantts), r.CalibOK, r.CalibEr)
 	}
 	pg := s.page(r)
@@ -121,26 +129,43 @@ func TestMmdlPage(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"mmdl-table4", "mmdl-table4-before", "mmdl-table4-after", "mmdl-fig8", "mmdl-table5", "mmdl-rounds-wide",
-		"mmdl-fig4", "mmdl-fig6", "mmdl-live-calibration", "mmdl-live-before", "mmdl-live-after"} {
+		"mmdl-fig4", "mmdl-fig6", "mmdl-fig6-overlap", "mmdl-live-calibration", "mmdl-live-before", "mmdl-live-after"} {
 		if !ids[id] {
 			t.Errorf("page lacks %s", id)
 		}
 	}
-	if len(findings) != 8 {
+	if len(findings) != 12 {
 		t.Fatalf("%d findings", len(findings))
 	}
-	// The paper's simulated times lie between the engine's T and formula.
-	if findings[1].Verdict != report.Reproduced {
-		t.Errorf("the paper's simulation in [T, T + T/R + α·R]: %s (%s)", findings[1].Verdict, findings[1].Evidence)
+	// Every finding puts the paper's number beside ours.
+	for i, f := range findings {
+		if f.Paper == "" || f.Ours == "" {
+			t.Errorf("finding %d (%s) lacks the paper's or our number: %q, %q", i+1, f.Claim, f.Paper, f.Ours)
+		}
+	}
+	// Table 5 (R = 2 … 20 and R = 1), the rounds falling, the overlap's
+	// gain and the bounds are the model's and reproduce.
+	for _, i := range []int{0, 1, 5, 7, 8} {
+		if findings[i].Verdict != report.Reproduced {
+			t.Errorf("finding %d (%s): %s (%s)", i+1, findings[i].Claim, findings[i].Verdict, findings[i].Evidence)
+		}
+	}
+	// Table 4's simulated columns: Load 3-a and 3-b are the known misses.
+	if findings[2].Verdict != report.PartlyReproduced || !strings.Contains(findings[2].Evidence, "PS1 L3-a") {
+		t.Errorf("Table 4 simulated: %s (%s)", findings[2].Verdict, findings[2].Evidence)
 	}
 	// The stand-in machine: error 1 % after, far more before.
-	if findings[5].Verdict != report.Reproduced {
-		t.Errorf("calibration finding with the stand-in: %s (%s)", findings[5].Verdict, findings[5].Evidence)
+	if findings[9].Verdict != report.Reproduced {
+		t.Errorf("calibration finding with the stand-in: %s (%s)", findings[9].Verdict, findings[9].Evidence)
 	}
-	// T ≤ makespan ≤ formula at the paper's round counts (R ≤ 20).
+	// T ≤ overlapped ≤ formula at the paper's round counts (R ≤ 20); the
+	// paper's schedule at T + max γ_i·f_i/R + D·α·R.
 	for _, p := range append(append([]mmdlPoint(nil), r.Rounds...), r.Cases[4].Before, r.Cases[4].After) {
-		if p.Makespan < p.T*(1-mmdlBoundTol) || p.Makespan > p.Formula*(1+mmdlBoundTol) {
-			t.Errorf("R = %d: makespan %v outside [T %v, formula %v]", p.R, p.Makespan, p.T, p.Formula)
+		if p.Overlap < p.T*(1-mmdlBoundTol) || p.Overlap > p.Formula*(1+mmdlBoundTol) {
+			t.Errorf("R = %d: overlapped makespan %v outside [T %v, formula %v]", p.R, p.Overlap, p.T, p.Formula)
+		}
+		if p.Makespan < p.Overlap {
+			t.Errorf("R = %d: the paper's schedule %v beats the overlapped one %v", p.R, p.Makespan, p.Overlap)
 		}
 	}
 	if err := report.Write(t.TempDir()+"/r", report.Index{}, pg); err != nil {
@@ -152,12 +177,33 @@ func TestMmdlPage(t *testing.T) {
 func TestMmdlFindingsSynthetic(t *testing.T) {
 	_, r := runMmdlQuick(t)
 
-	// A makespan above the formula breaks finding 1.
+	// A makespan above the formula breaks the bounds finding.
 	bad := *r
 	bad.Rounds = append([]mmdlPoint(nil), r.Rounds...)
 	bad.Rounds[3].Makespan = bad.Rounds[3].Formula * 1.01
 	if f := findingBounds(&bad); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Evidence, "Outside: R = 4") {
 		t.Errorf("bounds with one outlier: %s (%s)", f.Verdict, f.Evidence)
+	}
+
+	// Table 5: one value 1 % off is no longer reproduced.
+	off := *r
+	off.Rounds = append([]mmdlPoint(nil), r.Rounds...)
+	off.Rounds[9].Makespan *= 1.005
+	if f := findingTable5(&off); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Ours, "R = 10") {
+		t.Errorf("Table 5 with R = 10 0.5 %% off: %s (%s)", f.Verdict, f.Ours)
+	}
+	off.Rounds[9].Makespan *= 1.02
+	if f := findingTable5(&off); f.Verdict != report.NotReproduced {
+		t.Errorf("Table 5 with R = 10 2.5 %% off: %s (%s)", f.Verdict, f.Ours)
+	}
+	// The first guess's plan that happened to run faster breaks finding 5.
+	fast := *r
+	fast.Cases = append([]mmdlCaseResult(nil), r.Cases...)
+	for i := range fast.Cases {
+		fast.Cases[i].Executed = fast.Cases[i].After.Makespan * 0.9
+	}
+	if f := findingRescheduleShortens(&fast); f.Verdict != report.NotReproduced {
+		t.Errorf("reschedule shortens, with every guessed plan faster: %s (%s)", f.Verdict, f.Ours)
 	}
 
 	// Calibration: error rising is not reproduced; no loop is not checkable.

@@ -37,7 +37,7 @@ func BenchmarkRounds64R100(b *testing.B) {
 	}
 	var ops int
 	for b.Loop() {
-		s, err := Rounds(in, st, 100)
+		s, err := Rounds(in, st, 100, Paper)
 		if err != nil {
 			b.Fatal(err)
 		}

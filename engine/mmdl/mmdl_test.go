@@ -59,12 +59,14 @@ func TestBalancedPaperCase(t *testing.T) {
 		if !near(st.T, c.want, 1e-14) || len(st.Transfers) != 0 {
 			t.Errorf("calibrated=%v: T = %g with %d transfers, want %g and none", c.cal, st.T, len(st.Transfers), c.want)
 		}
-		s, err := Rounds(in, st, 5)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !near(s.Makespan, c.want, 1e-14) {
-			t.Errorf("calibrated=%v: makespan %g, want %g", c.cal, s.Makespan, c.want)
+		for _, sched := range []Sched{Paper, Overlap} {
+			s, err := Rounds(in, st, 5, sched)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !near(s.Makespan, c.want, 1e-14) {
+				t.Errorf("calibrated=%v, %v: makespan %g, want %g", c.cal, sched, s.Makespan, c.want)
+			}
 		}
 	}
 }
@@ -188,9 +190,11 @@ func TestSteadyRandom(t *testing.T) {
 // checkSchedule checks a simulated schedule against the rules: one
 // operation at a time per processor, sends paired with receives, no task
 // computed before it arrived (nor one that will be sent), every
-// processor's final load computed, T ≤ makespan ≤ T + T/R + α·R·D.
+// processor's final load computed, T ≤ makespan; for Overlap makespan ≤
+// T + T/R + α·R·D, for Paper the pipeline of checkPaper.
 func checkSchedule(t *testing.T, name string, in Instance, st Steady, s *Schedule) {
 	t.Helper()
+	name += " " + s.Sched.String()
 	p := in.Procs()
 	if err := trace.Validate(s.Trace()); err != nil {
 		t.Fatalf("%s: trace: %v", name, err)
@@ -233,9 +237,68 @@ func checkSchedule(t *testing.T, name string, in Instance, st Steady, s *Schedul
 			t.Errorf("%s: processor %d computed %g of its %g tasks", name, i, computed[i], st.Final[i])
 		}
 	}
-	lo, hi := st.T, s.Formula+in.Latency*float64(s.R*max(0, s.MaxDegree-1))
-	if s.Makespan < lo*(1-1e-12) || s.Makespan > hi*(1+1e-12) {
-		t.Errorf("%s: makespan %g outside [T, T + T/R + α·R·D] = [%g, %g] (R %d, D %d)", name, s.Makespan, lo, hi, s.R, s.MaxDegree)
+	if s.Makespan < st.T*(1-1e-12) {
+		t.Errorf("%s: makespan %g below T %g", name, s.Makespan, st.T)
+	}
+	if s.Sched == Paper {
+		checkPaper(t, name, in, st, s)
+		return
+	}
+	hi := s.Formula + in.Latency*float64(s.R*max(0, s.MaxDegree-1))
+	if s.Makespan > hi*(1+1e-12) {
+		t.Errorf("%s: makespan %g above T + T/R + α·R·D = %g (R %d, D %d)", name, s.Makespan, hi, s.R, s.MaxDegree)
+	}
+}
+
+// checkPaper checks the paper's pipeline: round k's transfers run in
+// [k·Period, (k+1)·Period), a computation of round c's tasks starts only
+// after the processor's round-c receives have ended, nothing computes in
+// round 0 (unless nothing moves), and the makespan is R·Period plus the
+// longest last-round quota (R ≥ 2 with transfers).
+func checkPaper(t *testing.T, name string, in Instance, st Steady, s *Schedule) {
+	t.Helper()
+	moves := len(st.Transfers) > 0
+	if !moves || s.R == 1 {
+		return
+	}
+	L := s.Period
+	if L < st.T/float64(s.R)*(1-1e-12) {
+		t.Errorf("%s: period %g shorter than T/R = %g", name, L, st.T/float64(s.R))
+	}
+	if len(s.Boundaries) != s.R+1 {
+		t.Fatalf("%s: %d round boundaries, want R + 1 = %d", name, len(s.Boundaries), s.R+1)
+	}
+	tol := 1e-9 * L * float64(s.R+1)
+	recvEnd := make([][]float64, s.Procs) // per processor and round
+	for i := range recvEnd {
+		recvEnd[i] = make([]float64, s.R)
+	}
+	for _, op := range s.Ops {
+		if op.Kind == Recv {
+			recvEnd[op.Proc][op.Round] = max(recvEnd[op.Proc][op.Round], op.End)
+		}
+	}
+	var lastQuota float64
+	for _, op := range s.Ops {
+		switch op.Kind {
+		case Send, Recv:
+			if lo := float64(op.Round) * L; op.Start < lo-tol || op.End > lo+L+tol {
+				t.Fatalf("%s: round %d transfer [%g, %g] outside its round [%g, %g]", name, op.Round, op.Start, op.End, lo, lo+L)
+			}
+		case Compute:
+			if op.Start < recvEnd[op.Proc][op.Round]-tol {
+				t.Fatalf("%s: processor %d computes round %d's tasks at %g, before its receives end at %g", name, op.Proc, op.Round, op.Start, recvEnd[op.Proc][op.Round])
+			}
+			if op.Start < L-tol {
+				t.Fatalf("%s: processor %d computes at %g, in the first round [0, %g)", name, op.Proc, op.Start, L)
+			}
+			if op.Round == s.R-1 && op.Start >= float64(s.R)*L-tol {
+				lastQuota = max(lastQuota, op.End-op.Start)
+			}
+		}
+	}
+	if want := float64(s.R)*L + lastQuota; !near(s.Makespan, want, 1e-12) {
+		t.Errorf("%s: makespan %g, want R·Period + last quota = %g", name, s.Makespan, want)
 	}
 }
 
@@ -250,11 +313,13 @@ func TestRoundsPresets(t *testing.T) {
 				}
 				checkSteady(t, "preset", in, st)
 				for _, R := range []int{1, 2, 5, 20, OptimalRounds(st.T, in.Latency)} {
-					s, err := Rounds(in, st, R)
-					if err != nil {
-						t.Fatal(err)
+					for _, sched := range []Sched{Paper, Overlap} {
+						s, err := Rounds(in, st, R, sched)
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkSchedule(t, "preset", in, st, s)
 					}
-					checkSchedule(t, "preset", in, st, s)
 				}
 			}
 		}
@@ -270,11 +335,19 @@ func TestRoundsRandom(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, R := range []int{1, 1 + r.IntN(30), OptimalRounds(st.T, max(in.Latency, 1e-4))} {
-			s, err := Rounds(in, st, R)
-			if err != nil {
-				t.Fatal(err)
+			for _, sched := range []Sched{Paper, Overlap} {
+				R := R
+				if sched == Paper {
+					// The paper's rounds hold every round's operations
+					// explicitly; R* here can reach MaxRounds.
+					R = min(R, 500)
+				}
+				s, err := Rounds(in, st, R, sched)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkSchedule(t, "random "+itoa(k), in, st, s)
 			}
-			checkSchedule(t, "random "+itoa(k), in, st, s)
 		}
 	}
 }
@@ -307,17 +380,19 @@ func TestChooseRounds(t *testing.T) {
 		in := randomInstance(r, 2+r.IntN(10))
 		in.Latency = 1e-4
 		st, _ := SteadyState(in)
-		R, s, err := ChooseRounds(in, st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.R != R {
-			t.Fatalf("ChooseRounds returned R %d with a schedule of %d rounds", R, s.R)
-		}
-		for _, other := range []int{1, 5, OptimalRounds(st.T, in.Latency)} {
-			o, _ := Rounds(in, st, other)
-			if o.Makespan < s.Makespan*(1-1e-12) {
-				t.Errorf("chosen R %d (makespan %g) loses to R %d (%g)", R, s.Makespan, other, o.Makespan)
+		for _, sched := range []Sched{Paper, Overlap} {
+			R, s, err := ChooseRounds(in, st, sched)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.R != R || s.Sched != sched {
+				t.Fatalf("ChooseRounds(%v) returned R %d with a %v schedule of %d rounds", sched, R, s.Sched, s.R)
+			}
+			for _, other := range []int{1, 5, OptimalRounds(st.T, in.Latency)} {
+				o, _ := Rounds(in, st, other, sched)
+				if o.Makespan < s.Makespan*(1-1e-12) {
+					t.Errorf("%v: chosen R %d (makespan %g) loses to R %d (%g)", sched, R, s.Makespan, other, o.Makespan)
+				}
 			}
 		}
 	}
@@ -329,11 +404,11 @@ func TestChooseRoundsStarving(t *testing.T) {
 	in := Instance{MHz: []float64{2400, 2400, 2400, 2400}, Tasks: []float64{600000, 0, 0, 0},
 		Compute: ComputeAfter, Comm: CommAfter, Latency: PaperLatency, Throughput: PaperBitRate}
 	st, _ := SteadyState(in)
-	R, s, err := ChooseRounds(in, st)
+	R, s, err := ChooseRounds(in, st, Overlap)
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, _ := Rounds(in, st, 1)
+	one, _ := Rounds(in, st, 1, Overlap)
 	if R < 2 || s.Makespan >= one.Makespan {
 		t.Errorf("master-worker: chose R = %d (makespan %g), R = 1 gives %g", R, s.Makespan, one.Makespan)
 	}
@@ -381,7 +456,7 @@ func TestValidate(t *testing.T) {
 	}
 	st, _ := SteadyState(good)
 	for _, R := range []int{0, -1, MaxRounds + 1} {
-		if _, err := Rounds(good, st, R); err == nil || !strings.Contains(err.Error(), "rounds") {
+		if _, err := Rounds(good, st, R, Paper); err == nil || !strings.Contains(err.Error(), "rounds") {
 			t.Errorf("Rounds(R = %d): %v", R, err)
 		}
 	}
@@ -392,9 +467,10 @@ func TestValidate(t *testing.T) {
 func TestPinned(t *testing.T) {
 	in, _ := Preset(2, "2", true)
 	st, _ := SteadyState(in)
-	s, _ := Rounds(in, st, 5)
-	got := []float64{st.T, s.Makespan, st.Final[0], st.Final[7]}
-	want := []float64{pinT, pinMakespan, pinFinal0, pinFinal7}
+	s, _ := Rounds(in, st, 5, Overlap)
+	p, _ := Rounds(in, st, 5, Paper)
+	got := []float64{st.T, s.Makespan, st.Final[0], st.Final[7], p.Makespan}
+	want := []float64{pinT, pinMakespan, pinFinal0, pinFinal7, pinPaperMakespan}
 	for i := range got {
 		if got[i] != want[i] {
 			t.Errorf("pinned value %d = %.17g, want %.17g", i, got[i], want[i])

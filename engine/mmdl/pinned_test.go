@@ -7,3 +7,6 @@ const (
 	pinFinal0   = 75010.94735907804
 	pinFinal7   = 58754.099661024018
 )
+
+// The paper's schedule of the same case, R = 5 (TestPinned).
+const pinPaperMakespan = 12.43188882023594

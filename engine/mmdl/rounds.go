@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"commlab/engine/trace"
 )
@@ -97,25 +98,92 @@ type Schedule struct {
 	Final   []float64 `json:"final"`
 	// MaxDegree is D, the most messages one processor handles per round.
 	MaxDegree int `json:"max_degree"`
+	// Sched is the schedule built; Period the Paper schedule's round
+	// length (0 for Overlap, whose rounds have no fixed length).
+	Sched  Sched   `json:"schedule"`
+	Period float64 `json:"period"`
+	// Boundaries are when the rounds begin, as drawn: Paper's k·Period for
+	// its R+1 rounds (the last only computes), Overlap's first transfer of
+	// each round that moves anything.
+	Boundaries []float64 `json:"boundaries"`
 }
 
-// Rounds builds and simulates the executable schedule of st's flows in R
-// steady rounds (the package doc gives the rules). st must come from the
-// same instance (its Transfers, or Flow when Transfers is nil).
-func Rounds(in Instance, st Steady, R int) (*Schedule, error) {
+// Sched selects the executable schedule Rounds builds from the steady
+// rounds (the package doc describes both).
+type Sched uint8
+
+const (
+	// Paper is the paper's schedule (Section 2.3, the default): R identical
+	// rounds of length Period, pipelined, the first of which only
+	// communicates, then one more that only computes.
+	Paper Sched = iota
+	// Overlap is the paper's future work (Section 6): transfers as soon as
+	// both ends are free, every gap filled with computation of tasks a
+	// processor holds, its own initial load included.
+	Overlap
+)
+
+// Scheds are the schedules' names, the default first.
+var Scheds = []string{"paper", "overlap"}
+
+func (s Sched) String() string {
+	if int(s) < len(Scheds) {
+		return Scheds[s]
+	}
+	return fmt.Sprintf("Sched(%d)", s)
+}
+
+// ParseSched reads a schedule's name; anything else is a RangeError on
+// the field "schedule".
+func ParseSched(name string) (Sched, error) {
+	for i, n := range Scheds {
+		if n == name {
+			return Sched(i), nil
+		}
+	}
+	return Paper, &RangeError{"schedule", strconv.Quote(name), `"paper" or "overlap"`}
+}
+
+// MarshalText writes the schedule's name.
+func (s Sched) MarshalText() ([]byte, error) {
+	if int(s) >= len(Scheds) {
+		return nil, fmt.Errorf("mmdl: unknown schedule %d", s)
+	}
+	return []byte(Scheds[s]), nil
+}
+
+// UnmarshalText reads a schedule's name.
+func (s *Sched) UnmarshalText(b []byte) error {
+	v, err := ParseSched(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// Rounds builds and simulates the executable schedule sched of st's flows
+// in R steady rounds (the package doc gives the rules). st's Transfers (or
+// Flow when Transfers is nil) must move no more than in's loads hold; they
+// usually come from the same instance, but may come from another with the
+// same loads: a schedule planned with guessed parameters and executed on a
+// machine with other ones (Execute).
+func Rounds(in Instance, st Steady, R int, sched Sched) (*Schedule, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
 	if R < 1 || R > MaxRounds {
 		return nil, &RangeError{"rounds", itoa(R), fmt.Sprintf("an integer in [1, %d]", MaxRounds)}
 	}
+	if sched != Paper && sched != Overlap {
+		return nil, &RangeError{"schedule", itoa(int(sched)), `"paper" or "overlap"`}
+	}
 	p := len(in.MHz)
 	tr, err := transfersOf(st, p)
 	if err != nil {
 		return nil, err
 	}
-	beta, alpha := in.Beta(), in.Latency
-	s := &Schedule{R: R, Procs: p, T: st.T, Formula: FormulaTotal(st.T, alpha, R),
+	s := &Schedule{R: R, Procs: p, Sched: sched, T: st.T, Formula: FormulaTotal(st.T, in.Latency, R),
 		Initial: append([]float64(nil), in.Tasks...), Final: FinalLoads(in.Tasks, tr),
 		RoundStart: make([]float64, R), RoundEnd: make([]float64, R)}
 	for i, f := range s.Final {
@@ -126,6 +194,35 @@ func Rounds(in Instance, st Steady, R int) (*Schedule, error) {
 	}
 	order, degree := colourOrder(tr, p)
 	s.MaxDegree = degree
+	if sched == Paper {
+		paperRounds(in, s, tr, order)
+	} else {
+		overlapRounds(in, s, tr, order)
+	}
+	for k := range R {
+		if s.RoundEnd[k] > 0 && sched == Overlap {
+			s.Boundaries = append(s.Boundaries, s.RoundStart[k])
+		}
+	}
+	return s, nil
+}
+
+// Execute runs a plan on a machine: the flows of plan (a steady state
+// solved with the scheduler's parameters, e.g. the paper's first guess
+// 0.1 / 0.003) in R rounds of sched, every operation taking the machine's
+// time (its compute and communication parameters, e.g. the calibrated
+// 0.294 / 0.0034). It is the model's counterpart of the paper's Table 4
+// "actual machine, before calibration": the plan's loads and order, the
+// machine's durations. The Schedule's T is the plan's.
+func Execute(machine Instance, plan Steady, R int, sched Sched) (*Schedule, error) {
+	return Rounds(machine, plan, R, sched)
+}
+
+// overlapRounds is the Overlap schedule: transfers as soon as both ends
+// are free, computation in every gap.
+func overlapRounds(in Instance, s *Schedule, tr []Transfer, order []int) {
+	p, R := s.Procs, s.R
+	beta, alpha := in.Beta(), in.Latency
 
 	// Transfers, round by round in the colour order, each as soon as both
 	// ends are free: the order is global, so nothing waits in a cycle.
@@ -181,7 +278,166 @@ func Rounds(in Instance, st Steady, R int) (*Schedule, error) {
 			s.Makespan = max(s.Makespan, s.Ops[n-1].End)
 		}
 	}
-	return s, nil
+}
+
+// paperRounds is the Paper schedule. One steady round is laid out first,
+// from time 0: its transfers in the colour order, each as soon as both ends
+// are free, and the processor's quota f_i/R (tasks it received in the
+// previous round, or its own) computed in the gaps between them and after
+// the last. Its length is the Period. Round k (0 … R−1) is that round
+// started at k·Period, computing the tasks of round k−1, so round 0 only
+// communicates; round R starts at R·Period and only computes round R−1's
+// tasks. Two cases have no such pipeline: when no task moves there is
+// nothing to communicate, so the R rounds only compute (makespan T); and
+// R = 1 is one round that is both first and last, so it communicates,
+// then computes: each processor computes its whole final load after its
+// last transfer.
+// piece is a computation of the paper's steady round: tasks over
+// [start, end], offsets from the round's start.
+type piece struct{ start, end, tasks float64 }
+
+// paperTemplate lays out the paper's steady round for R rounds (see
+// paperRounds): each processor's transfers and computation pieces, the
+// round's length and when its last transfer ends.
+func paperTemplate(in Instance, final []float64, tr []Transfer, order []int, R int) (comm [][]Op, comp [][]piece, period, commEnd float64) {
+	p := len(in.MHz)
+	beta, alpha := in.Beta(), in.Latency
+	fR := float64(R)
+	pipelined := len(tr) > 0 && R > 1
+
+	// The steady round's transfers, per processor in time order.
+	free := make([]float64, p)
+	comm = make([][]Op, p)
+	for _, e := range order {
+		t := tr[e]
+		x := t.Tasks / fR
+		start := max(free[t.From], free[t.To])
+		end := start + alpha + beta*x
+		free[t.From], free[t.To] = end, end
+		comm[t.From] = append(comm[t.From], Op{Proc: t.From, Kind: Send, Peer: t.To, Tasks: x, Start: start, End: end})
+		comm[t.To] = append(comm[t.To], Op{Proc: t.To, Kind: Recv, Peer: t.From, Tasks: x, Start: start, End: end})
+		commEnd = max(commEnd, end)
+	}
+	// Its computation, as pieces of the quota: in the gaps when the round
+	// is pipelined (the tasks are the previous round's, all held), else
+	// after the last transfer.
+	comp = make([][]piece, p)
+	for i := range p {
+		gamma := in.Gamma(i)
+		quota := final[i] / fR
+		left, now := quota, 0.0
+		for _, op := range comm[i] {
+			if gap := op.Start - now; pipelined && gap > 0 && left > 0 {
+				x := min(left, gap/gamma)
+				// A piece sized to fill the gap must not overlap the
+				// transfer by rounding.
+				comp[i] = append(comp[i], piece{now, min(op.Start, now+x*gamma), x})
+				left -= x
+			}
+			now = op.End
+		}
+		if left > 0 {
+			comp[i] = append(comp[i], piece{now, now + left*gamma, left})
+			now += left * gamma
+		}
+		period = max(period, now)
+	}
+	return comm, comp, period, commEnd
+}
+
+// paperMakespan is the makespan of the Paper schedule without building it
+// (ChooseRounds tries many R): R·Period plus the longest last quota when
+// pipelined, the Period for one round, R·Period when nothing moves.
+func paperMakespan(in Instance, final []float64, tr []Transfer, order []int, R int) float64 {
+	_, _, period, _ := paperTemplate(in, final, tr, order, R)
+	if len(tr) == 0 || R == 1 {
+		return float64(R) * period
+	}
+	var m float64
+	for i, f := range final {
+		if q := f / float64(R); q > 0 {
+			m = max(m, float64(R)*period+q*in.Gamma(i))
+		}
+	}
+	return m
+}
+
+func paperRounds(in Instance, s *Schedule, tr []Transfer, order []int) {
+	p, R := s.Procs, s.R
+	pipelined := len(tr) > 0 && R > 1
+	comm, comp, period, commEnd := paperTemplate(in, s.Final, tr, order, R)
+
+	if !pipelined {
+		// R = 1 with transfers: the one round, its transfers then its
+		// computation. No transfers: R compute-only rounds at the period.
+		s.Period = period
+		for i := range p {
+			s.Ops = append(s.Ops, comm[i]...)
+			for k := range R {
+				off, next := float64(k)*period, float64(k+1)*period
+				for _, c := range comp[i] {
+					if c.tasks > 0 {
+						s.Ops = append(s.Ops, Op{Proc: i, Kind: Compute, Peer: -1, Round: k, Tasks: c.tasks, Start: min(off+c.start, next), End: min(off+c.end, next)})
+					}
+				}
+			}
+		}
+		for k := range R {
+			s.Boundaries = append(s.Boundaries, float64(k)*period)
+		}
+		if len(tr) > 0 {
+			s.RoundEnd[0] = commEnd
+		}
+		s.finish()
+		return
+	}
+
+	s.Period = period
+	for k := range R {
+		off := float64(k) * period
+		s.RoundStart[k], s.RoundEnd[k] = off, min(off+commEnd, float64(k+1)*period)
+	}
+	for k := range R + 1 {
+		s.Boundaries = append(s.Boundaries, float64(k)*period)
+	}
+	for i := range p {
+		for k := range R + 1 {
+			off, next := float64(k)*period, float64(k+1)*period
+			// (k+1)·L and k·L + L may differ in the last bit: a round's
+			// operations end by the next round's start.
+			at := func(x float64) float64 { return min(off+x, next) }
+			// Transfers of round k (none in round R) and computation of
+			// round k−1's tasks (none in round 0), merged in time order.
+			var ops []Op
+			if k < R {
+				for _, op := range comm[i] {
+					op.Round, op.Start, op.End = k, at(op.Start), at(op.End)
+					ops = append(ops, op)
+				}
+			}
+			if k > 0 {
+				if k < R {
+					for _, c := range comp[i] {
+						if c.tasks > 0 {
+							ops = append(ops, Op{Proc: i, Kind: Compute, Peer: -1, Round: k - 1, Tasks: c.tasks, Start: at(c.start), End: at(c.end)})
+						}
+					}
+				} else if q := s.Final[i] / float64(R); q > 0 {
+					ops = append(ops, Op{Proc: i, Kind: Compute, Peer: -1, Round: R - 1, Tasks: q, Start: off, End: off + q*in.Gamma(i)})
+				}
+			}
+			slices.SortStableFunc(ops, func(a, b Op) int { return cmpF(a.Start, b.Start) })
+			s.Ops = append(s.Ops, ops...)
+		}
+	}
+	s.finish()
+}
+
+// finish sets the makespan: when the last operation ends.
+func (s *Schedule) finish() {
+	for _, op := range s.Ops {
+		s.Makespan = max(s.Makespan, op.End)
+	}
 }
 
 // computer appends the Compute ops of one processor, cut at multiples of
@@ -288,22 +544,42 @@ func colourOrder(tr []Transfer, p int) ([]int, int) {
 	return idx, maxDeg
 }
 
-// ChooseRounds lets the scheduler pick R: it simulates a geometric grid of
+// ChooseRounds lets the scheduler pick R for sched: it simulates a geometric grid of
 // round counts from 1 to 4·R* (capped at MaxChooseRounds), then every R
 // between the best grid point's neighbours, and keeps the shortest makespan
 // (the smallest R on ties).
-func ChooseRounds(in Instance, st Steady) (int, *Schedule, error) {
+func ChooseRounds(in Instance, st Steady, sched Sched) (int, *Schedule, error) {
 	hi := min(MaxChooseRounds, max(16, 4*OptimalRounds(st.T, in.Latency)))
 	grid := []int{1}
 	for r := 1; r < hi; {
 		r = min(hi, max(r+1, int(float64(r)*1.25)))
 		grid = append(grid, r)
 	}
+	// The paper's makespan has a closed form in its steady round: try R
+	// without building the schedule, then build the best.
+	var fast func(R int) float64
+	if sched == Paper {
+		if _, err := Rounds(in, st, 1, sched); err != nil { // validates in and st
+			return 0, nil, err
+		}
+		tr, _ := transfersOf(st, len(in.MHz))
+		final := FinalLoads(in.Tasks, tr)
+		for i, f := range final {
+			final[i] = max(0, f)
+		}
+		order, _ := colourOrder(tr, len(in.MHz))
+		fast = func(R int) float64 { return paperMakespan(in, final, tr, order, R) }
+	}
 	best := (*Schedule)(nil)
 	try := func(r int) error {
-		s, err := Rounds(in, st, r)
-		if err != nil {
-			return err
+		var s *Schedule
+		if fast != nil {
+			s = &Schedule{R: r, Makespan: fast(r)}
+		} else {
+			var err error
+			if s, err = Rounds(in, st, r, sched); err != nil {
+				return err
+			}
 		}
 		// Makespans within 10^-12 are the same up to rounding: keep the
 		// fewer rounds.
@@ -326,6 +602,10 @@ func ChooseRounds(in Instance, st Steady) (int, *Schedule, error) {
 				return 0, nil, err
 			}
 		}
+	}
+	if fast != nil {
+		s, err := Rounds(in, st, best.R, sched)
+		return best.R, s, err
 	}
 	return best.R, best, nil
 }
@@ -357,11 +637,9 @@ func (s *Schedule) Trace() *trace.Trace {
 		t.AddSpan(i, trace.Idle, last[i], s.Makespan, s.R-1, "")
 	}
 	if len(s.Ops) > 0 {
-		for k := range s.R {
-			if s.RoundEnd[k] > 0 {
-				for i := range s.Procs {
-					t.AddMarker(i, s.RoundStart[k], fmt.Sprintf("round %d", k+1))
-				}
+		for k, b := range s.Boundaries {
+			for i := range s.Procs {
+				t.AddMarker(i, b, fmt.Sprintf("round %d", k+1))
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"commlab/engine/mmdl"
 	"commlab/engine/trace"
 	"commlab/render"
 	"commlab/render/font"
@@ -264,6 +265,8 @@ func (p *painter) ganttPanel() {
 		where = "no task moves" // a balanced load: the rounds are empty
 	case k > R:
 		where = "last computation"
+	case k == 1 && r.sch.Sched == mmdl.Paper:
+		where = fmt.Sprintf("round 1 of %d: transfers only", R)
 	default:
 		where = fmt.Sprintf("round %d of %d", k, R)
 	}
@@ -506,7 +509,7 @@ func (p *painter) roundsPlot() {
 			p.l.Add(render.Circle{Center: render.Point{X: (x0 + x1) / 2, Y: mid}, R: 4 * s, Style: render.Style{Fill: fill, Stroke: stroke, Width: max(1, 1.5*s)}})
 		}
 	}
-	key(line(p.firstStyle()), fmt.Sprintf("T/R = %s: the first round only sends", scene.Seconds(T/float64(R))), "T/R = "+scene.Seconds(T/float64(R)), "T/R")
+	key(line(p.firstStyle()), fmt.Sprintf("T/R = %s: a round that only communicates", scene.Seconds(T/float64(R))), "T/R = "+scene.Seconds(T/float64(R)), "T/R")
 	key(line(p.latencyStyle()), fmt.Sprintf("α·R = %s: latency per round", scene.Seconds(alpha*float64(R))), "α·R = "+scene.Seconds(alpha*float64(R)), "α·R")
 	key(line(p.sumStyle()), fmt.Sprintf("T/R + α·R = %s (the formula less T)", scene.Seconds(r.formula-T)), "T/R + α·R = "+scene.Seconds(r.formula-T), "sum")
 	key(dot(th.Critical, th.Panel), fmt.Sprintf("simulated makespan − T = %s", scene.Seconds(over)), "makespan − T = "+scene.Seconds(over), "simulated")

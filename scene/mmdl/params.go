@@ -16,6 +16,7 @@ const (
 	KeyLoad       = "load"
 	KeyCalibrated = "calibrated"
 	KeyRounds     = "rounds"
+	KeySchedule   = "schedule"
 	KeyLatency    = "latency"
 	KeyThroughput = "throughput"
 )
@@ -43,19 +44,21 @@ const (
 	DefaultProcSet    = "2"
 	DefaultLoad       = "2"
 	DefaultRounds     = 5
+	DefaultSchedule   = "paper"
 	DefaultLatency    = 100e-6
 	DefaultThroughput = 800e6
 )
 
 func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// Fields are the controls: the paper's presets, the round count and the
-// link.
+// Fields are the controls: the paper's presets, the schedule, the round
+// count and the link.
 func Fields() []scene.Field {
 	return []scene.Field{
 		{Key: KeyProcSet, Label: "ProcSet", Help: "the paper's Table 1: 1 = eight 2400 MHz processors, 2 = six 2400 MHz and two 2000 MHz", Kind: scene.Choice, Type: "choice", Choices: []string{"1", "2"}, Default: DefaultProcSet},
 		{Key: KeyLoad, Label: "Load", Help: "the paper's Table 2: how the 600,000 tasks start out spread over the processors", Kind: scene.Choice, Type: "choice", Choices: mmdl.Loads, Default: DefaultLoad},
 		{Key: KeyCalibrated, Label: "calibrated", Help: "the scheduler's parameters after the calibration run (0.294 / 0.0034: 294 K clocks and 3.4 KB per task) or before it (0.1 / 0.003)", Kind: scene.Bool, Type: "bool", Default: "1"},
+		{Key: KeySchedule, Label: "schedule", Help: "paper: the paper's rounds, all of one length, computing what arrived the round before, so the first only sends and receives and one more at the end only computes; overlap: its future work, every transfer as soon as both ends are free and processors computing their own load while they wait", Kind: scene.Choice, Type: "choice", Choices: mmdl.Scheds, Default: DefaultSchedule},
 		{Key: KeyRounds, Label: "R", Help: "steady rounds; 0 lets the scheduler choose", Kind: scene.Int, Type: "int", Min: 0, Max: MaxRounds, Default: strconv.Itoa(DefaultRounds)},
 		{Key: KeyLatency, Label: "α", Unit: "s", Help: "start-up latency per message and round (the paper: 100 µs)", Kind: scene.Float, Type: "float", Min: MinLatency, Max: MaxLatency, Log: true, Default: num(DefaultLatency)},
 		{Key: KeyThroughput, Label: "throughput", Unit: "bit/s", Help: "link throughput (the paper: 800 Mbit/s); β = bytes per task / throughput", Kind: scene.Float, Type: "float", Min: MinThroughput, Max: MaxThroughput, Log: true, Default: num(DefaultThroughput)},

@@ -26,17 +26,24 @@ func (Scene) Info() scene.Info {
 		Summary: "Eight processors start with unequal shares of 600,000 independent tasks. The " +
 			"steady state moves tasks from processors that would finish late to those that " +
 			"would finish early, so that all finish at the asymptotic makespan T, and the " +
-			"schedule carries it out in R identical rounds: the first round only sends, the " +
-			"last only computes, and every round pays a start-up latency α. The Gantt chart " +
-			"shows each processor's sends, receives, computation and idle time round by round, " +
-			"the load bars beside it rebalance as the rounds go by, and the plot below shows " +
-			"the paper's accounting T + T/R + α·R: more rounds shrink the first round's cost " +
-			"T/R but add latency α·R, so the total is least at R* = √(T/α). Set R to 0 to let " +
-			"the scheduler choose.",
+			"schedule carries it out in R steady rounds, each flow in R equal messages. With " +
+			"schedule = paper (the paper's Section 2.3) every round has the same length, T/R " +
+			"plus a latency α per message of the busiest processor, and a processor computes in " +
+			"each round what arrived in the round before: in the first round the processors " +
+			"only send and receive and otherwise sit idle, and one more round at the end only " +
+			"computes. With schedule = overlap (the paper's future work) every transfer starts " +
+			"as soon as both ends are free and the processors compute their own load while " +
+			"they wait, so the rounds shrink to their transfers and the makespan comes close " +
+			"to T. The Gantt chart shows each processor's sends, receives, computation and " +
+			"idle time with a dashed rule at each round boundary, the load bars beside it " +
+			"rebalance as the rounds go by, and the plot below shows the paper's accounting " +
+			"T + T/R + α·R: more rounds shrink the cost T/R of the round that only " +
+			"communicates but add latency α·R, so the total is least at R* = √(T/α); the dot " +
+			"is the simulated makespan. Set R to 0 to let the scheduler choose.",
 	}
 }
 
-// Fields are the presets, the round count and the link.
+// Fields are the presets, the schedule, the round count and the link.
 func (Scene) Fields() []scene.Field { return Fields() }
 
 // Build checks every value (a bad one is a *scene.FieldError naming its
@@ -56,11 +63,15 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 	if err != nil {
 		return nil, fieldError(err, v)
 	}
+	sched, err := mmdl.ParseSched(v[KeySchedule])
+	if err != nil {
+		return nil, fieldError(err, v)
+	}
 	var sch *mmdl.Schedule
 	if R := v.Int(KeyRounds); R > 0 {
-		sch, err = mmdl.Rounds(in, st, R)
+		sch, err = mmdl.Rounds(in, st, R, sched)
 	} else {
-		_, sch, err = mmdl.ChooseRounds(in, st)
+		_, sch, err = mmdl.ChooseRounds(in, st, sched)
 	}
 	if err != nil {
 		return nil, fieldError(err, v)
@@ -183,13 +194,19 @@ func (r *run) prepare() error {
 	return nil
 }
 
-// roundBoundaries are the instants where each round's last transfer
-// ends, R of them in time order: after the last only computation is left
-// (the paper's Fig. 1, whose first round only communicates and whose last
-// only computes). A round's transfers may start before the previous
-// round's have all ended, so the boundaries say when a round is complete.
-// When no task moves there are none.
+// roundBoundaries are R instants in time order, after the last of which
+// only computation is left. The paper's schedule: the starts of rounds
+// 2 … R+1, at multiples of its period (round R+1 only computes). The
+// overlapped schedule: where each round's last transfer ends; a round's
+// transfers may start before the previous round's have all ended, so the
+// boundaries say when a round is complete. When no task moves there are
+// none.
 func roundBoundaries(s *mmdl.Schedule) []float64 {
+	if s.Sched == mmdl.Paper && len(s.Boundaries) == s.R+1 {
+		return slices.Clone(s.Boundaries[1:])
+	}
+	// The overlapped schedule, and the paper's single round (R = 1:
+	// its transfers, then computation).
 	var out []float64
 	for k, e := range s.RoundEnd {
 		if e > s.RoundStart[k] {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"commlab/engine/mmdl"
@@ -22,7 +23,7 @@ func build(t testing.TB, set map[string]string) *run {
 
 func TestInfoAndFields(t *testing.T) {
 	sc := New()
-	fs := scenetest.CheckInfo(t, sc, "mmdl", "", "procset", "load", "calibrated", "rounds", "latency", "throughput")
+	fs := scenetest.CheckInfo(t, sc, "mmdl", "", "procset", "load", "calibrated", "schedule", "rounds", "latency", "throughput")
 	// The defaults are the paper's Fig. 4-8 case after calibration.
 	in, err := Instance(scene.Defaults(fs))
 	if err != nil {
@@ -105,11 +106,15 @@ func TestNumbersAreTheEngines(t *testing.T) {
 			t.Fatal(err)
 		}
 		R := v.Int(KeyRounds)
+		sched, err := mmdl.ParseSched(v[KeySchedule])
+		if err != nil {
+			t.Fatal(err)
+		}
 		var sch *mmdl.Schedule
 		if R == 0 {
-			R, sch, err = mmdl.ChooseRounds(in, st)
+			R, sch, err = mmdl.ChooseRounds(in, st, sched)
 		} else {
-			sch, err = mmdl.Rounds(in, st, R)
+			sch, err = mmdl.Rounds(in, st, R, sched)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -174,8 +179,12 @@ func TestDeterministic(t *testing.T) {
 // TestStepsAreRoundBoundaries: the steps are the R round boundaries and
 // the makespan, sorted, inside the run.
 func TestStepsAreRoundBoundaries(t *testing.T) {
-	for _, R := range []string{"1", "5", "20"} {
-		r := build(t, map[string]string{"rounds": R})
+	for _, R := range []string{"1", "5", "20", "overlap 5"} {
+		set := map[string]string{"rounds": R}
+		if r, ok := strings.CutPrefix(R, "overlap "); ok {
+			set = map[string]string{"rounds": r, "schedule": "overlap"}
+		}
+		r := build(t, set)
 		steps := r.Steps()
 		if !slices.IsSorted(steps) || steps[len(steps)-1] != r.End() {
 			t.Errorf("R = %s: steps %v not sorted or not ending at the makespan %v", R, steps, r.End())
@@ -196,12 +205,35 @@ func TestStepsAreRoundBoundaries(t *testing.T) {
 	}
 }
 
+// TestPaperRoundsAreItsPeriod: with the paper's schedule the boundaries are
+// the starts of rounds 2 … R+1, multiples of the period, and the playhead's
+// first round says it only transfers; the overlapped schedule of the same
+// case ends sooner.
+func TestPaperRoundsAreItsPeriod(t *testing.T) {
+	r := build(t, nil)
+	if r.sch.Sched != mmdl.Paper || !(r.sch.Period > 0) {
+		t.Fatalf("the default schedule is %v with period %v, want the paper's", r.sch.Sched, r.sch.Period)
+	}
+	for k, b := range r.rounds {
+		if want := float64(k+1) * r.sch.Period; b != want {
+			t.Errorf("boundary %d at %v, want %d·period = %v", k, b, k+1, want)
+		}
+	}
+	o := build(t, map[string]string{"schedule": "overlap"})
+	if o.sch.Makespan >= r.sch.Makespan {
+		t.Errorf("overlap makespan %v, paper %v: want overlap shorter", o.sch.Makespan, r.sch.Makespan)
+	}
+	if _, err := New().Build(values(map[string]string{"schedule": "fast"}), 1); err == nil || !strings.Contains(err.Error(), "schedule") {
+		t.Errorf("schedule=fast: %v, want an error naming the field", err)
+	}
+}
+
 // TestAutoRoundsIsTheSchedulersChoice: R = 0 builds what ChooseRounds picks.
 func TestAutoRoundsIsTheSchedulersChoice(t *testing.T) {
 	r := build(t, map[string]string{"rounds": "0", "latency": "0.01"})
 	in, _ := Instance(values(map[string]string{"latency": "0.01"}))
 	st, _ := mmdl.SteadyState(in)
-	R, sch, err := mmdl.ChooseRounds(in, st)
+	R, sch, err := mmdl.ChooseRounds(in, st, mmdl.Paper)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +245,7 @@ func TestAutoRoundsIsTheSchedulersChoice(t *testing.T) {
 // TestTraceIsValid: the exported trace passes the project's trace
 // validator (spans sorted and disjoint per lane, every send received).
 func TestTraceIsValid(t *testing.T) {
-	for _, set := range []map[string]string{nil, {"rounds": "100"}, {"procset": "1", "load": "4", "calibrated": "0"}} {
+	for _, set := range []map[string]string{nil, {"rounds": "100"}, {"procset": "1", "load": "4", "calibrated": "0"}, {"schedule": "overlap"}, {"schedule": "overlap", "rounds": "100"}, {"rounds": "1"}} {
 		r := build(t, set)
 		if err := trace.Validate(r.Trace()); err != nil {
 			t.Errorf("%v: %v", set, err)

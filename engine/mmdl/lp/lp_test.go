@@ -91,12 +91,14 @@ func TestAgreesWithClosedForm(t *testing.T) {
 		if !near(n, nf, 1e-9) {
 			t.Errorf("instance %d: LP final loads sum to %g, want %g", k, nf, n)
 		}
-		s, err := mmdl.Rounds(in, got, 5)
-		if err != nil {
-			t.Fatalf("instance %d: rounds of the LP's flows: %v", k, err)
-		}
-		if s.Makespan < got.T*(1-1e-9) {
-			t.Errorf("instance %d: makespan %g below T %g", k, s.Makespan, got.T)
+		for _, sched := range []mmdl.Sched{mmdl.Paper, mmdl.Overlap} {
+			s, err := mmdl.Rounds(in, got, 5, sched)
+			if err != nil {
+				t.Fatalf("instance %d: %v rounds of the LP's flows: %v", k, sched, err)
+			}
+			if s.Makespan < got.T*(1-1e-9) {
+				t.Errorf("instance %d, %v: makespan %g below T %g", k, sched, s.Makespan, got.T)
+			}
 		}
 	}
 }

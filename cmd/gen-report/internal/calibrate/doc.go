@@ -26,6 +26,9 @@
 //	calibrate.Refit(in, ops) (Fit, error) // eq. (1), (2) alone
 //
 // rounds = 0 lets the scheduler choose R (mmdl.ChooseRounds) on each pass.
+// Both passes use the overlapped schedule (mmdl.Overlap): its simulation
+// follows the executor's own rule below, where the paper's schedule keeps
+// a fixed round length that an as-soon-as-possible executor would not.
 //
 // # The task
 //

@@ -32,7 +32,7 @@ func schedule(t *testing.T, in mmdl.Instance, R int) *mmdl.Schedule {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := mmdl.Rounds(in, st, R)
+	s, err := mmdl.Rounds(in, st, R, mmdl.Overlap)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func TestRefitRecoversParams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := mmdl.Rounds(in, st, 5)
+		s, err := mmdl.Rounds(in, st, 5, mmdl.Overlap)
 		if err != nil {
 			t.Fatal(err)
 		}
