@@ -328,3 +328,30 @@ func BenchmarkNbcStudy(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNbcCalibration times one calibration on the 2-node figure under
+// each reading (the memo off): the report runs both once.
+func BenchmarkNbcCalibration(b *testing.B) {
+	nbcCalibMemo.Lock()
+	nbcCalibMemo.off = true
+	nbcCalibMemo.Unlock()
+	defer func() {
+		nbcCalibMemo.Lock()
+		nbcCalibMemo.off = false
+		nbcCalibMemo.Unlock()
+	}()
+	for _, rd := range nbcReadings {
+		b.Run(rd, func(b *testing.B) {
+			evals := 0
+			for b.Loop() {
+				c, err := calibrateNbc(nbcSetups[0].params, paperSpeedups[2], rd)
+				if err != nil {
+					b.Fatal(err)
+				}
+				evals = c.Fit.Evals
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/calibration")
+			b.ReportMetric(float64(evals), "evals")
+		})
+	}
+}

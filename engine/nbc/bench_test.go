@@ -11,6 +11,9 @@ func BenchmarkRun(b *testing.B) {
 	}{
 		{"tcc-32nodes", func() Params { return Paper32Nodes(TCC) }},
 		{"nbcf-test-32nodes", func() Params { return Paper32Nodes(NBCFTest) }},
+		{"nbcf-test-master-32nodes", func() Params { p := Paper32Nodes(NBCFTest); p.TestThreads = TestMaster; return p }},
+		{"nbcf-test-2nodes", func() Params { return Paper2Nodes(NBCFTest) }},
+		{"nbct-interference-2nodes", func() Params { p := Paper2Nodes(NBCT); p.PollInterference = 0.1; return p }},
 		{"tcc-32nodes-collectives16", func() Params { p := Paper32Nodes(TCC); p.Collectives = 16; return p }},
 		{"nbct-32nodes-collectives16", func() Params { p := Paper32Nodes(NBCT); p.Collectives = 16; return p }},
 	} {
