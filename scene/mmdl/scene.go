@@ -35,7 +35,7 @@ func (Scene) Info() scene.Info {
 			"as soon as both ends are free and the processors compute their own load while " +
 			"they wait, so the rounds shrink to their transfers and the makespan comes close " +
 			"to T. The Gantt chart shows each processor's sends, receives, computation and " +
-			"idle time with a dashed rule at each round boundary, the load bars beside it " +
+			"idle time with a thin rule at each round boundary (the dashed one is T), the load bars beside it " +
 			"rebalance as the rounds go by, and the plot below shows the paper's accounting " +
 			"T + T/R + α·R: more rounds shrink the cost T/R of the round that only " +
 			"communicates but add latency α·R, so the total is least at R* = √(T/α); the dot " +
