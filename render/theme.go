@@ -76,7 +76,7 @@ func Light() Theme {
 		Adopted:    oiOrange,
 		Noise:      oiVermilion,
 		Critical:   color.RGBA{0x00, 0x00, 0x00, 0xff},
-		Playhead:   oiVermilion,
+		Playhead:   color.RGBA{0x7b, 0x2c, 0xbf, 0xff}, // violet: no legend uses it (TestPlayheadStandsOut)
 		Heat:       cividis,
 	}
 }
@@ -101,7 +101,7 @@ func Dark() Theme {
 		Adopted:    oiYellow,
 		Noise:      color.RGBA{0xf0, 0x78, 0x1e, 0xff},
 		Critical:   color.RGBA{0xff, 0xff, 0xff, 0xff},
-		Playhead:   oiOrange,
+		Playhead:   color.RGBA{0xb1, 0x8c, 0xff, 0xff}, // lavender, as light's violet
 		Heat:       cividis,
 	}
 }

@@ -21,12 +21,20 @@ const (
 	KeyEmbed    = "embed"
 	KeyAutoplay = "autoplay"
 	KeyLoop     = "loop"
+	KeyScale    = "scale" // device pixels per CSS pixel on top of the screen's, for scaled slides
 )
 
 var reserved = map[string]bool{
 	KeyScene: true, KeySeed: true, KeyT: true, KeySpeed: true,
-	KeyTheme: true, KeyEmbed: true, KeyAutoplay: true, KeyLoop: true,
+	KeyTheme: true, KeyEmbed: true, KeyAutoplay: true, KeyLoop: true, KeyScale: true,
 }
+
+// MinScale and MaxScale bound the URL's scale: a deck scaled up 4 times
+// is a 3840-wide projector for a 960-wide slide.
+const (
+	MinScale = 0.5
+	MaxScale = 4
+)
 
 // Speeds are the playback speeds +/- step through; 1 plays a whole run in
 // PlaySeconds.
@@ -47,6 +55,10 @@ type State struct {
 	Embed    bool    // no page chrome: the canvas fills the frame
 	Autoplay bool    // start playing on load
 	Loop     bool    // restart at the end
+	// Scale multiplies the screen's device pixels per CSS pixel, so that a
+	// scene stays sharp on a slide that a deck scales up with a CSS
+	// transform (the page applies it before the canvas exists).
+	Scale float64
 }
 
 // Default is the state of a bare URL for scene sc.
@@ -61,6 +73,7 @@ func Default(sc Scene) State {
 		Seed:   seed,
 		Speed:  1,
 		Theme:  render.ThemeNames[0],
+		Scale:  1,
 	}
 }
 
@@ -134,6 +147,13 @@ func ParseQueryNotices(query string, reg Registry) (State, []Notice, []error) {
 				continue
 			}
 			st.Theme = raw
+		case KeyScale:
+			x, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+			if err != nil || !(x >= MinScale && x <= MaxScale) {
+				errs = append(errs, &FieldError{Key: key, Value: raw, Want: fmt.Sprintf("a number in [%s, %s]: how much a slide deck scales the frame up", fmtNum(MinScale), fmtNum(MaxScale))})
+				continue
+			}
+			st.Scale = x
 		case KeyEmbed, KeyAutoplay, KeyLoop:
 			v, err := Field{Key: key, Kind: Bool}.Parse(raw)
 			if err != nil {
@@ -213,6 +233,9 @@ func (st State) Query(sc Scene) string {
 	flag(KeyEmbed, st.Embed)
 	flag(KeyAutoplay, st.Autoplay)
 	flag(KeyLoop, st.Loop)
+	if st.Scale != 1 && st.Scale != 0 {
+		add(KeyScale, fmtNum(st.Scale))
+	}
 	return b.String()
 }
 

@@ -18,6 +18,42 @@
   if (embed) {
     document.body.classList.add('embed');
   }
+  // The page's colours follow the scene's theme from the first paint (the
+  // wasm confirms or corrects it once it has read the URL).
+  const themeParam = (params.get('theme') || '').trim();
+  if (themeParam === 'dark' || themeParam === 'light') {
+    document.documentElement.dataset.theme = themeParam;
+  }
+
+  // Crisp on a scaled slide. reveal.js scales a slide with a CSS
+  // transform, which the frame's devicePixelRatio does not include, so the
+  // canvas would be drawn at its CSS size and blown up. The canvas gets
+  // devicePixelRatio x scale device pixels per CSS pixel instead: scale is
+  // the URL's `scale` (in [0.5, 4]; the wasm names a bad value), else, in a
+  // frame of the same origin, the transform's own scale, measured. Ebiten
+  // reads window.devicePixelRatio, so the product goes there before it
+  // starts.
+  const scale = (function () {
+    const raw = params.get('scale');
+    if (raw !== null) {
+      const x = Number(raw.trim());
+      return raw.trim() !== '' && isFinite(x) && x >= 0.5 && x <= 4 ? x : 1;
+    }
+    try {
+      const fe = window.frameElement;
+      if (fe && fe.offsetWidth > 0) {
+        const x = fe.getBoundingClientRect().width / fe.offsetWidth;
+        return isFinite(x) && x > 1.01 ? Math.min(x, 4) : 1;
+      }
+    } catch (e) {
+      // a frame of another origin: no access, no measurement
+    }
+    return 1;
+  })();
+  if (scale !== 1) {
+    const ratio = (window.devicePixelRatio || 1) * scale;
+    Object.defineProperty(window, 'devicePixelRatio', { configurable: true, get: function () { return ratio; } });
+  }
 
   function fail(message) {
     if (status.classList.contains('error')) {
@@ -41,14 +77,18 @@
     if (!embed) {
       buildPage(api);
     }
-    showErrors(api.state());
+    const first = api.state();
+    showErrors(first);
+    document.documentElement.dataset.theme = first.theme;
     window.addEventListener('commlab-state', function () {
       const st = api.state();
       showErrors(st);
+      document.documentElement.dataset.theme = st.theme;
       if (!embed) {
         syncPage(api, st);
       }
     });
+    watchVisibility(api);
   }, { once: true });
 
   const go = new Go();
@@ -70,37 +110,58 @@
       fail('could not start the visualizer: ' + err.message);
     });
 
+  // ---- drawing only while seen ----
+
+  // watchVisibility stops the drawing (and the playhead) while the scene
+  // cannot be seen, and resumes where it was: a hidden tab
+  // (visibilitychange), a frame or canvas scrolled out of view
+  // (IntersectionObserver, which sees through frames of any origin), or a
+  // reveal.js slide left behind (reveal posts "slide:stop" to a slide's
+  // frames when it leaves the slide and "slide:start" when it comes back).
+  function watchVisibility(api) {
+    let tabHidden = document.visibilityState === 'hidden';
+    let offscreen = false;
+    let slideStopped = false;
+    const apply = function () {
+      api.setVisible(!(tabHidden || offscreen || slideStopped));
+    };
+    document.addEventListener('visibilitychange', function () {
+      tabHidden = document.visibilityState === 'hidden';
+      apply();
+    });
+    if (typeof IntersectionObserver === 'function') {
+      const io = new IntersectionObserver(function (entries) {
+        const e = entries[entries.length - 1];
+        offscreen = !e.isIntersecting;
+        apply();
+      });
+      io.observe(document.body);
+    }
+    window.addEventListener('message', function (e) {
+      let name = e.data;
+      if (typeof name === 'string' && name.charAt(0) === '{') {
+        try {
+          const d = JSON.parse(name);
+          name = d && d.namespace === 'reveal' ? d.eventName : '';
+        } catch (err) {
+          name = '';
+        }
+      }
+      if (name === 'slide:stop') {
+        slideStopped = true;
+        apply();
+      } else if (name === 'slide:start') {
+        slideStopped = false;
+        apply();
+      }
+    });
+    apply();
+  }
+
   // ---- numbers and times ----
 
-  // timeUnit is the current scene's unit of time when it is not the second
-  // (scenes()' time_unit, e.g. "additions" for LogP); "" means seconds.
-  let timeUnit = '';
-
-  // time formats a simulated time: in seconds like Go's scene.Seconds
-  // (three significant digits and an SI prefix, "12.3 µs"), else as a
-  // plain number of the scene's unit ("47.4 additions").
-  function time(t) {
-    if (timeUnit !== '') {
-      return String(Number(t.toPrecision(4))) + ' ' + timeUnit;
-    }
-    return seconds(t);
-  }
-
-  function seconds(t) {
-    if (t === 0 || !isFinite(t)) {
-      return String(t) + ' s';
-    }
-    const units = [[1, 's'], [1e-3, 'ms'], [1e-6, 'µs'], [1e-9, 'ns']];
-    const a = Math.abs(t);
-    let u = units[units.length - 1];
-    for (const c of units) {
-      if (a >= c[0] * 0.9995) {
-        u = c;
-        break;
-      }
-    }
-    return String(Number((t / u[0]).toPrecision(3))) + ' ' + u[1];
-  }
+  // Times and numbers come written from the Go side (state().timeText,
+  // endText, results[].text), in the scene's own units.
 
   function speedText(s) {
     return (s < 1 ? '1/' + String(Math.round(1 / s)) : String(s)) + '×';
@@ -117,6 +178,17 @@
       box.appendChild(p);
     }
     box.hidden = st.errors.length === 0;
+    // Notices: values moved into range because a field they depend on
+    // changed (T after P). Not errors: the change was made.
+    const nb = $('notices');
+    nb.replaceChildren();
+    for (const n of st.notices) {
+      const p = document.createElement('p');
+      p.textContent = n.message;
+      p.dataset.key = n.key;
+      nb.appendChild(p);
+    }
+    nb.hidden = st.notices.length === 0;
     for (const el of document.querySelectorAll('.field-error[data-key]')) {
       const mine = st.errors.filter(function (e) { return e.key === el.dataset.key; });
       el.textContent = mine.map(function (e) { return e.message; }).join(' ');
@@ -140,8 +212,10 @@
     s.className = 'slider';
     s.tabIndex = -1; // the text box is the keyboard's way in
     s.setAttribute('aria-hidden', 'true');
-    let lo = f.min || 0;
-    const hi = f.max || 1;
+    // The range the other fields leave (T ≤ K for the current P), else
+    // the field's own.
+    let lo = f.range_why ? f.range_min : f.min || 0;
+    const hi = f.range_why ? f.range_max : f.max || 1;
     if (f.pow2) {
       s.min = String(Math.log2(Math.max(lo, 1)));
       s.max = String(Math.log2(hi));
@@ -185,7 +259,6 @@
       $('title').textContent = info.title;
       $('paper').textContent = info.paper;
       $('summary').textContent = info.summary;
-      timeUnit = info.time_unit || '';
     }
 
     const controls = $('controls');
@@ -250,7 +323,8 @@
       div.appendChild(err);
       const help = document.createElement('small');
       help.className = 'help';
-      help.textContent = (f.help ? f.help + '; ' : '') + 'default ' + f.default + (f.unit ? ' ' + f.unit : '');
+      help.textContent = helpText(f);
+      inputs[f.key].help = help;
       div.appendChild(help);
       controls.appendChild(div);
     }
@@ -280,6 +354,9 @@
       api.recordWebM().catch(function (err) { note(err.message); });
     });
     $('copy-embed').addEventListener('click', copyEmbed);
+    for (const id of ['embed-autoplay', 'embed-loop', 'embed-start', 'embed-size', 'embed-scale']) {
+      $(id).addEventListener('change', function () { $('embed-code').value = embedSnippet(api.state()); });
+    }
 
     syncPage(api, st);
   }
@@ -322,56 +399,107 @@
     if (scrub !== editing || st.playing) {
       scrub.value = String(st.t);
     }
-    $('time').textContent = time(st.t) + ' / ' + time(st.end);
+    $('time').textContent = st.timeText + ' / ' + st.endText;
 
-    showNumbers(st.numbers);
-    $('embed-code').value = embedSnippet(st);
+    showNumbers(st.results);
+    if (st.query !== lastQuery) {
+      lastQuery = st.query;
+      refreshFields(api);
+      $('embed-code').value = embedSnippet(st);
+    }
   }
 
-  const numberLabels = {
-    conventional: 'completion, conventional butterfly',
-    redundant: 'completion, with redundant exchanges',
-    critical_conventional: 'last to finish, conventional',
-    critical_redundant: 'last to finish, redundant',
-    no_jitter: 'completion without jitter',
-    mean_conventional: 'mean over trials, conventional',
-    mean_redundant: 'mean over trials, redundant',
-  };
+  let lastQuery = '';
 
-  function showNumbers(numbers) {
-    const dl = $('numbers');
-    dl.replaceChildren();
-    for (const key of Object.keys(numbers).sort(function (a, b) {
-      const order = Object.keys(numberLabels);
-      const ia = order.indexOf(a);
-      const ib = order.indexOf(b);
-      return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || (a < b ? -1 : a > b ? 1 : 0);
-    })) {
-      const x = numbers[key];
-      const dt = document.createElement('dt');
-      dt.textContent = numberLabels[key] || key.replace(/_/g, ' ');
-      const dd = document.createElement('dd');
-      dd.dataset.key = key;
-      // Run.Numbers holds times (in seconds or the scene's unit), the processes that set them
-      // (critical_*), and counts (P, K, T, trials), which are whole.
-      if (key.indexOf('critical') === 0) {
-        dd.textContent = 'P' + String(x);
-      } else if (Number.isInteger(x)) {
-        dd.textContent = String(x);
-      } else {
-        dd.textContent = time(x);
+  // refreshFields shows the ranges and defaults that follow other fields
+  // (T's range is [0, K] for the current P) on the sliders and in the help.
+  function refreshFields(api) {
+    for (const f of api.fields()) {
+      const c = inputs[f.key];
+      if (!c) {
+        continue;
       }
+      if (c.help) {
+        c.help.textContent = helpText(f);
+      }
+      if (c.slider && f.range_why) {
+        const sl = sliderFor(f);
+        c.slider.el.min = sl.el.min;
+        c.slider.el.max = sl.el.max;
+        c.slider.to = sl.to;
+        c.slider.from = sl.from;
+        c.slider.el.value = String(sl.from(Number(c.input.value)));
+      }
+      c.input.title = f.range_why ? f.want + ' (now ' + f.range_why + ')' : f.want;
+    }
+  }
+
+  function helpText(f) {
+    return (f.help ? f.help + '; ' : '') + 'default ' + f.default + (f.unit ? ' ' + f.unit : '');
+  }
+
+  // showNumbers lists the run's results as the scene labels them: each
+  // with its label in words and its value written in its own unit by the
+  // Go side (scene.Number), in the scene's order.
+  function showNumbers(results) {
+    const dl = $('numbers');
+    const key = results.map(function (n) { return n.key + '=' + n.text; }).join('&');
+    if (dl.dataset.shown === key) {
+      return;
+    }
+    dl.dataset.shown = key;
+    dl.replaceChildren();
+    for (const n of results) {
+      const dt = document.createElement('dt');
+      dt.textContent = n.label;
+      const dd = document.createElement('dd');
+      dd.dataset.key = n.key;
+      dd.dataset.unit = n.unit;
+      dd.textContent = n.text;
       dl.appendChild(dt);
       dl.appendChild(dd);
     }
   }
 
+  // embedSnippet is the iframe for a slide, from the current view and the
+  // builder's choices: autoplay, loop, where it starts (the playhead, the
+  // beginning, or the scene's opening moment), its size, and the scale of
+  // a deck that is scaled up (reveal.js: about the projector's width over
+  // the deck's, e.g. 2 for a 960-wide deck on a 1920-wide screen).
   function embedSnippet(st) {
+    const q = new URLSearchParams(st.query);
+    for (const k of ['t', 'autoplay', 'loop', 'embed', 'scale']) {
+      q.delete(k);
+    }
+    const start = $('embed-start').value;
+    if (start === 'playhead') {
+      q.set('t', String(st.t));
+    } else if (start === 'beginning') {
+      q.set('t', '0');
+    }
+    q.set('embed', '1');
+    if ($('embed-autoplay').checked) {
+      q.set('autoplay', '1');
+    }
+    if ($('embed-loop').checked) {
+      q.set('loop', '1');
+    }
+    const sc = $('embed-scale').value;
+    if (sc !== '1') {
+      q.set('scale', sc);
+    }
     const base = location.origin === 'null' ? '' : location.origin;
-    const src = base + location.pathname + '?' + st.query + '&embed=1';
-    const title = document.title.replace(/"/g, '&quot;');
-    return '<iframe src="' + src.replace(/&/g, '&amp;') + '" width="960" height="540" ' +
-      'style="border:0" allow="fullscreen" loading="lazy" title="' + title + '"></iframe>';
+    const src = (base + location.pathname + '?' + q.toString()).replace(/&/g, '&amp;').replace(/"/g, '%22');
+    const title = document.title.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    const size = $('embed-size').value;
+    let dims;
+    if (size === 'fluid') {
+      dims = 'style="width: 100%; aspect-ratio: 16 / 9; border: 0"';
+    } else {
+      const wh = size.split('x');
+      dims = 'width="' + wh[0] + '" height="' + wh[1] + '" style="border: 0"';
+    }
+    return '<iframe src="' + src + '" ' + dims + ' allow="fullscreen" loading="lazy" title="' + title + '"></iframe>';
   }
 
   function note(text) {

@@ -68,6 +68,14 @@ func (g *game) expose() (release func()) {
 		}
 		return change(func(a *app) []*scene.FieldError { return a.SetParams(kv) })
 	})
+	def("setVisible", func(args []js.Value) any {
+		on := true
+		if len(args) > 0 {
+			_, _, ok := jsType(args[0])
+			on = ok && args[0].Truthy()
+		}
+		return change(func(a *app) []*scene.FieldError { a.SetVisible(on); return nil })
+	})
 	def("play", act(actPlay))
 	def("pause", act(actPause))
 	def("toggle", act(actToggle))

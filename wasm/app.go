@@ -52,6 +52,10 @@ type app struct {
 	dirty bool
 	// query is the query last written to the address bar.
 	query string
+
+	// hidden says the scene cannot be seen (a hidden tab, a frame scrolled
+	// away, a slide left): nothing is painted and the playhead waits.
+	hidden bool
 }
 
 // newApp starts from a page URL's query. Bad values are kept as messages
@@ -195,7 +199,7 @@ func (a *app) SetParams(kv map[string]string) []*scene.FieldError {
 			} else {
 				next.Autoplay = v == "1"
 			}
-		case scene.KeyScene, scene.KeyEmbed:
+		case scene.KeyScene, scene.KeyEmbed, scene.KeyScale:
 			bad(&scene.FieldError{Key: key, Value: raw, Want: "no change here: load scene.html?" + key + "=… instead"})
 		default:
 			i := slices.IndexFunc(fields, func(f scene.Field) bool { return f.Key == key })
@@ -318,8 +322,21 @@ func (a *app) Do(act action) {
 	a.sync()
 }
 
-// Tick advances the playhead by dt real seconds (one Update).
+// SetVisible stops (false) or resumes (true) playing and painting. The
+// playhead stays where it was while hidden, so the scene resumes there.
+func (a *app) SetVisible(on bool) {
+	if a.hidden == !on {
+		return
+	}
+	a.hidden, a.dirty = !on, true
+}
+
+// Tick advances the playhead by dt real seconds (one Update); while hidden
+// it does nothing.
 func (a *app) Tick(dt float64) {
+	if a.hidden {
+		return
+	}
 	a.frames++
 	was := a.player.Playing
 	a.player.Tick(dt)
@@ -392,6 +409,8 @@ func (a *app) State(w, h int) map[string]any {
 		"theme":        a.st.Theme,
 		"themes":       stringsAny(render.ThemeNames),
 		"embed":        a.st.Embed,
+		"scale":        a.st.Scale,
+		"visible":      !a.hidden,
 		"autoplay":     a.st.Autoplay,
 		"loop":         a.player.Loop,
 		"query":        a.query,
@@ -432,7 +451,7 @@ func (a *app) Scenes() []any {
 	out := make([]any, len(a.reg))
 	for i, sc := range a.reg {
 		in := sc.Info()
-		out[i] = map[string]any{"name": in.Name, "title": in.Title, "paper": in.Paper, "summary": in.Summary, "time_unit": in.TimeUnit}
+		out[i] = map[string]any{"name": in.Name, "title": in.Title, "paper": in.Paper, "summary": in.Summary, "time_unit": in.TimeUnit, "seed": float64(in.Seed)}
 	}
 	return out
 }
@@ -456,7 +475,7 @@ func (a *app) Fields() []any {
 		}
 		if f.RangeFor != nil {
 			r := f.Current(a.st.Values)
-			m["min"], m["max"], m["range_why"] = r.Lo, r.Hi, r.Why
+			m["range_min"], m["range_max"], m["range_why"] = r.Lo, r.Hi, r.Why
 		}
 		out[i] = m
 	}

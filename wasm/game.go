@@ -73,6 +73,11 @@ func (g *game) Update() error {
 	}
 	g.lastTick = now
 	g.mu.Lock()
+	if g.app.hidden {
+		// No time passes for a scene nobody sees: on its return the
+		// playhead goes on from where it was, without a jump.
+		g.lastTick = 0
+	}
 	g.app.Tick(dt)
 	g.mu.Unlock()
 	g.publish(false)
@@ -90,6 +95,10 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	t0 := g.now()
 	g.mu.Lock()
+	if g.app.hidden {
+		g.mu.Unlock()
+		return
+	}
 	key := g.app.Key(g.w, g.h)
 	if !g.hasList || key != g.listKey {
 		g.list, g.listKey, g.hasList = g.app.Frame(g.w, g.h), key, true

@@ -258,6 +258,9 @@ func (r *Run) newLayout(w, h float64) *layout {
 	for i := 0; i < n; i += step {
 		L.colLabels = append(L.colLabels, label{at: render.Point{X: L.x0 + (float64(i)+0.5)*L.pw, Y: colY}, s: fmt.Sprintf("P%d", i), size: fs, align: render.AlignCenter})
 	}
+	// The right-hand column's heading: each row's time is when its last
+	// process finished it.
+	L.colLabels = append(L.colLabels, label{at: render.Point{X: w - pad, Y: colY}, s: "row done", size: fs, align: render.AlignRight})
 	if L.y1-L.y0 < 4*float64(r.rows) {
 		L.tooSmall = true
 		return L

@@ -1,7 +1,9 @@
 package nbc
 
-// Moment is where a link without t opens (scene.Moment): the middle of the
-// main thread's first wait on a full HandleQueue, when the picture shows
+import "math"
+
+// Moment is where a link without t opens (scene.Moment): the middle of a
+// wait of the main thread on a full HandleQueue, when the picture shows
 // what TCC is about (a full ring, the progress thread running the head's
 // collective, the main thread blocked), rather than the end, when the
 // queue is empty. Without a block it is the instant the queue holds the
@@ -11,6 +13,10 @@ func (r *run) Moment() float64 {
 		return r.end
 	}
 	tl := r.tl[iTCC]
+	// Of the waits on a full queue while the progress thread runs a
+	// collective, the one nearest the middle of the run, so that the
+	// timeline below is half drawn and the compute threads under way.
+	best, found := 0.0, false
 	for _, h := range tl.handles {
 		if h.block < 0 || !(h.enqueue > h.block) {
 			continue
@@ -23,7 +29,16 @@ func (r *run) Moment() float64 {
 				wake = o.dequeue
 			}
 		}
-		return (h.block + wake) / 2
+		mid := (h.block + wake) / 2
+		if tl.running(mid) < 0 {
+			continue
+		}
+		if !found || math.Abs(mid-r.end/2) < math.Abs(best-r.end/2) {
+			best, found = mid, true
+		}
+	}
+	if found {
+		return best
 	}
 	best, most := r.end, -1
 	for _, h := range tl.handles {

@@ -29,6 +29,9 @@ func TestOpensOnAFullQueue(t *testing.T) {
 	if at >= r.End() {
 		t.Errorf("opens at the end")
 	}
+	if tl.running(at) < 0 {
+		t.Errorf("opens at %v with the progress thread idle", at)
+	}
 	roomy := build(t, map[string]string{"queue": "16"})
 	if m := roomy.Moment(); !(m > 0 && m < roomy.End()) {
 		t.Errorf("with a roomy queue it opens at %v of %v, want inside the run", m, roomy.End())

@@ -158,7 +158,13 @@ func (p *painter) pointer(b box, name string, above bool) {
 		from, to = b.Y1+tri+3*s, b.Y1+1*s
 	}
 	p.l.Add(render.Arrow{From: render.Point{X: cx, Y: from}, To: render.Point{X: cx, Y: to}, Head: tri, Style: render.Style{Stroke: c, Fill: c, Width: 1}})
-	ty := (from+to)/2 + font.Ascent(p.fsSmall)/2 - 1
+	// The name sits beside the arrow, wholly outside the ring: its
+	// descenders clear the slot's top (head), its ascenders the bottom
+	// (tail), so "↓head" never overlaps the ring's border.
+	ty := b.Y0 - 2*s - font.Descent(p.fsSmall)
+	if !above {
+		ty = b.Y1 + 2*s + font.Ascent(p.fsSmall)
+	}
 	p.text(cx+tri*0.8, ty, name, p.fsSmall, render.AlignLeft, false, p.th.Muted)
 }
 
