@@ -22,16 +22,23 @@
 // (at most ten times a second while only the playhead moves).
 //
 //	version()        string, never empty
-//	scenes()         [{name, title, paper, summary}]
+//	scenes()         [{name, title, paper, summary, time_unit, seed}]
 //	fields()         the scene's fields: {key, label, unit, help, type, min, max,
-//	                 open_min, pow2, log, choices, default, want}
+//	                 open_min, pow2, log, choices, default, want, depends_on};
+//	                 a field that follows others has its default for the
+//	                 current values and range_min, range_max, range_why
 //	state()          {scene, params {key: canonical text}, seed, seedText, t, end,
-//	                 steps, playing, speed, speeds, playSeconds, theme, themes,
-//	                 embed, autoplay, loop, query, numbers, errors [{key, value,
-//	                 want, message}], frames, draws, firstFrameMs, layoutMs,
-//	                 paintMs, width, height}
+//	                 timeText, endText, steps, playing, speed, speeds,
+//	                 playSeconds, theme, themes, embed, autoplay, loop, scale,
+//	                 visible, query, numbers {key: value}, results [{key, label,
+//	                 value, unit, text}], notices [{key, message}], errors [{key,
+//	                 value, want, message}], frames, draws, firstFrameMs,
+//	                 layoutMs, paintMs, width, height}
 //	setParams(obj)   {ok, errors}: fields and seed, theme, speed, loop, autoplay,
-//	                 t; numbers, booleans or strings; all or nothing
+//	                 t; numbers, booleans or strings (anything else, a BigInt
+//	                 included, is an error naming the key); all or nothing;
+//	                 fields that depend on a changed one follow (scene.Follow)
+//	setVisible(on)   stops (false) or resumes drawing and the playhead
 //	play(), pause(), toggle(), faster(), slower(), restart(), step(dir)
 //	seek(t)          {ok, errors}
 //	pngDataURL(s?)   the current frame as a PNG data URL, from the Go rasteriser
