@@ -420,7 +420,8 @@ func (s *nbcStudy) page(r *nbcResults) (report.Page, error) {
 	}
 	p.Sections = append(p.Sections, report.Section{
 		Title: "Sensitivity: message size × matrix size",
-		Intro: "The paper's absolute times were lost, and with them the ratio of computation to communication that sets how much an overlap can gain. These maps give each case's overlap speedup over the message size and the matrix size around the paper's two points, with the values calibrated on 2 nodes: a small matrix leaves little computation to hide the Alltoall under, a large one little communication worth hiding.",
+		Intro: "The paper's absolute times were lost, and with them the ratio of computation to communication that sets how much an overlap can gain. These maps give each case's overlap speedup over the message size and the matrix size around the paper's two points, with the values calibrated on 2 nodes: a small matrix leaves little computation to hide the Alltoall under, a large one little communication worth hiding. " +
+			s.sensBest(r, 1) + ". A cell away from the paper's point stands for a machine whose computation (a larger matrix) or communication (a larger message) took longer against the other than the hardware figures make it.",
 		Items: sens,
 	})
 	p.Sections = append(p.Sections, report.Section{

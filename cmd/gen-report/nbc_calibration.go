@@ -416,3 +416,38 @@ func (s *nbcStudy) sensMap(r *nbcResults, si int, m nbc.Method) *report.HeatMap 
 		ZMin: report.Float(1), ZMax: report.Float(2), CellLabels: true,
 	}
 }
+
+// sensBest is the cell of setup si's sensitivity maps where the three
+// cases' speedups together come closest to the paper's (least root mean
+// square error), and that error beside the error at the paper's own point.
+func (s *nbcStudy) sensBest(r *nbcResults, si int) string {
+	set := nbcSetups[si]
+	pp := s.paperCase(si, nbc.TCC)
+	rms := func(msg float64, n int) (float64, []string) {
+		var sum float64
+		var vals []string
+		for _, m := range nbcCalibMethods {
+			v := r.at(s.sensPoint(si, m, msg, n)).Speedup
+			d := v - paperSpeedups[set.Nodes][m]
+			sum += d * d
+			vals = append(vals, fmt.Sprintf("%.3f", v))
+		}
+		return math.Sqrt(sum / float64(len(nbcCalibMethods))), vals
+	}
+	bestE, bestMsg, bestN := math.Inf(1), 0.0, 0
+	for _, n := range s.sensMatrix {
+		for _, msg := range s.sensMsg {
+			if e, _ := rms(msg, n); e < bestE {
+				bestE, bestMsg, bestN = e, msg, n
+			}
+		}
+	}
+	_, vals := rms(bestMsg, bestN)
+	atPaper, _ := rms(pp.Msg, pp.Matrix)
+	var paper []string
+	for _, m := range nbcCalibMethods {
+		paper = append(paper, fmt.Sprintf("%.3f", paperSpeedups[set.Nodes][m]))
+	}
+	return fmt.Sprintf("%d nodes: the cell where NBCF-ovlp-test, NBCT-ovlp and TCC-ovlp together come closest to the paper's %s is %s at n = %d (%s; root mean square error %.3f, against %.3f at the paper's %s and n = %d)",
+		set.Nodes, strings.Join(paper, " / "), sizeLabel(bestMsg), bestN, strings.Join(vals, " / "), bestE, atPaper, sizeLabel(pp.Msg), pp.Matrix)
+}
