@@ -52,14 +52,18 @@ func BenchmarkTrialMemory(b *testing.B) {
 }
 
 // BenchmarkQuiet splits the noise cost: one trial at P = 2^16 with no
-// jitter, OS jitter only, network noise only, and both.
+// jitter, OS jitter only, network noise only, and both; "stationary" is
+// both with os_phase=stationary (the model before os_phase, bit for bit).
 func BenchmarkQuiet(b *testing.B) {
-	for _, mode := range []string{"none", "os", "net", "both"} {
+	for _, mode := range []string{"none", "os", "net", "both", "stationary"} {
 		b.Run(mode, func(b *testing.B) {
 			p := Default()
 			p.P, p.T = 1<<16, 16
-			p.OSJitter = mode == "os" || mode == "both"
-			p.NetNoise = mode == "net" || mode == "both"
+			p.OSJitter = mode == "os" || mode == "both" || mode == "stationary"
+			p.NetNoise = mode == "net" || mode == "both" || mode == "stationary"
+			if mode == "stationary" {
+				p.OSPhase = PhaseStationary
+			}
 			var s Simulator
 			rng := rand.New(rand.NewPCG(1, 1))
 			for b.Loop() {
