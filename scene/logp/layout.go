@@ -136,8 +136,10 @@ func (p *painter) title() {
 	rowH := p.fsTitle * 1.5
 	y := chart.Baseline(p.pad*0.6, rowH, p.fsTitle)
 	right := chart.Fit(p.l.W*0.55, p.fs, false,
-		fmt.Sprintf("P = %d · n = %d · L ~ N(%s, %s²) · L_s = %s · t = %s", r.p.P, r.p.N, tick(r.p.L), tick(r.p.Sigma), tick(r.ls), num(p.t)),
-		fmt.Sprintf("P = %d · n = %d · L_s = %s · t = %s", r.p.P, r.p.N, tick(r.ls), num(p.t)),
+		// The playhead with its unit, as the page's transport writes it.
+		fmt.Sprintf("P = %d · n = %d · L ~ N(%s, %s²) · L_s = %s · t = %s additions", r.p.P, r.p.N, tick(r.p.L), tick(r.p.Sigma), tick(r.ls), num(p.t)),
+		fmt.Sprintf("P = %d · n = %d · L_s = %s · t = %s additions", r.p.P, r.p.N, tick(r.ls), num(p.t)),
+		fmt.Sprintf("t = %s additions", num(p.t)),
 		fmt.Sprintf("t = %s", num(p.t)))
 	rw := font.Width(right, p.fs, false)
 	p.text(p.l.W-p.pad, y, right, p.fs, render.AlignRight, false, p.th.Muted)
