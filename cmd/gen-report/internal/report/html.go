@@ -7,6 +7,8 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 //go:embed templates/page.html.tmpl
@@ -16,6 +18,9 @@ var pageTemplate = template.Must(template.ParseFS(templateFS, "templates/page.ht
 
 // pageView is what the page template draws: a report page or, with IsIndex, the index.
 type pageView struct {
+	Status    template.HTML // StatusSlot; html/template drops comments written in the template
+	Edition   string
+	Note      []string
 	Title     string
 	Subtitle  string
 	Intro     []string
@@ -46,15 +51,81 @@ type itemView struct {
 	Class  string      // chart: "heatmap", "line", "bar" or "gantt"
 	Option template.JS // chart: the chartSpec as JSON, HTML-escaped by encoding/json
 
-	Header []string     // table
-	Rows   [][]cellView // table
+	Header []template.HTML // table: each header cell but the prose columns', see wordsHTML
+	Rows   []rowView       // table
 
 	Findings []findingView
 }
 
+// rowView is a table row: its cells, then the row's prose columns (a "why"),
+// each drawn as a line of its own under the row, across the whole table.
+type rowView struct {
+	Cells []cellView
+	Notes []noteView
+}
+
+type noteView struct {
+	Label, Text string
+}
+
+// proseMeanRunes is the mean cell length above which a column is prose: a
+// column of sentences squeezed beside a dozen numbers is either a sliver a
+// word wide or a table wider than the window, so it goes under its row.
+const proseMeanRunes = 80
+
+func proseColumns(t *Table) []bool {
+	prose := make([]bool, len(t.Header))
+	if len(t.Rows) == 0 || len(t.Header) < 2 {
+		return prose
+	}
+	for i := range t.Header {
+		n := 0
+		for _, r := range t.Rows {
+			n += utf8.RuneCountInString(r[i])
+		}
+		prose[i] = n > proseMeanRunes*len(t.Rows)
+	}
+	return prose
+}
+
 type cellView struct {
-	Text string
-	Num  bool // right-aligned
+	HTML  template.HTML // the text, see wordsHTML
+	Class string        // "num" (right-aligned, never wraps), "short" (never wraps) or ""
+}
+
+// shortRunes is the length up to which a cell never wraps: "2 nodes,
+// 4,000 × 4,000" on one line reads better than in four, and costs the
+// table little width.
+const shortRunes = 24
+
+func cellClass(s string) string {
+	switch {
+	case isNumber(s):
+		return "num"
+	case utf8.RuneCountInString(s) <= shortRunes:
+		return "short"
+	}
+	return ""
+}
+
+// wordsHTML escapes a table cell's text and puts each word a browser could
+// break inside (at a hyphen, a bracket, a slash) in a span.nw, so a cell
+// wraps at its spaces but never inside "NBCF-ovlp" or "E[T](L_s*)": a
+// column is never narrower than its longest word, and a table of short
+// phrases still fits the window.
+func wordsHTML(s string) template.HTML {
+	var b strings.Builder
+	for i, w := range strings.Fields(s) {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if strings.IndexFunc(w, breaksWord) >= 0 {
+			b.WriteString(`<span class="nw">` + template.HTMLEscapeString(w) + `</span>`)
+		} else {
+			b.WriteString(template.HTMLEscapeString(w))
+		}
+	}
+	return template.HTML(b.String())
 }
 
 type findingView struct {
@@ -84,7 +155,13 @@ func isNumber(s string) bool {
 	return err == nil
 }
 
+// StatusSlot is the comment every page carries where cmd/serve, the
+// development server, puts what it is building ("a full report is on its
+// way"); a static host serves it as it is, an HTML comment.
+const StatusSlot = "<!--commlab:status-->"
+
 func renderPage(v pageView) ([]byte, error) {
+	v.Status = StatusSlot
 	var b bytes.Buffer
 	if err := pageTemplate.ExecuteTemplate(&b, "page", v); err != nil {
 		return nil, fmt.Errorf("report: rendering %q: %w", v.Title, err)
@@ -99,8 +176,8 @@ type file struct {
 }
 
 // buildPage renders p and the data files of its charts and tables.
-func buildPage(p Page) (html []byte, data []file, err error) {
-	v := pageView{Title: p.Title, Subtitle: p.Subtitle, Intro: paragraphs(p.Intro)}
+func buildPage(idx Index, p Page) (html []byte, data []file, err error) {
+	v := pageView{Edition: idx.Edition, Note: paragraphs(idx.Note), Title: p.Title, Subtitle: p.Subtitle, Intro: paragraphs(p.Intro)}
 	for si, sec := range p.Sections {
 		sv := sectionView{Anchor: fmt.Sprintf("section-%d", si+1), Title: sec.Title, Intro: paragraphs(sec.Intro)}
 		for _, raw := range sec.Items {
@@ -158,13 +235,25 @@ func buildItem(it item) (v itemView, csvData, jsonData []byte, err error) {
 		csvData, jsonData, err = ganttData(g)
 	case it.table != nil:
 		t := it.table
-		v = itemView{Kind: "table", ID: t.ID, Title: t.Title, Caption: paragraphs(t.Caption), Header: t.Header}
-		for _, r := range t.Rows {
-			cells := make([]cellView, len(r))
-			for i, s := range r {
-				cells[i] = cellView{Text: s, Num: isNumber(s)}
+		v = itemView{Kind: "table", ID: t.ID, Title: t.Title, Caption: paragraphs(t.Caption)}
+		prose := proseColumns(t)
+		for i, h := range t.Header {
+			if !prose[i] {
+				v.Header = append(v.Header, wordsHTML(h))
 			}
-			v.Rows = append(v.Rows, cells)
+		}
+		for _, r := range t.Rows {
+			var row rowView
+			for i, s := range r {
+				if prose[i] {
+					if s != "" {
+						row.Notes = append(row.Notes, noteView{Label: t.Header[i], Text: s})
+					}
+					continue
+				}
+				row.Cells = append(row.Cells, cellView{HTML: wordsHTML(s), Class: cellClass(s)})
+			}
+			v.Rows = append(v.Rows, row)
 		}
 		csvData, jsonData, err = tableData(t)
 		return
@@ -189,7 +278,7 @@ func buildItem(it item) (v itemView, csvData, jsonData []byte, err error) {
 }
 
 func buildIndex(idx Index, pages []Page) ([]byte, error) {
-	v := pageView{Title: idx.Title, Intro: paragraphs(idx.Intro), IsIndex: true}
+	v := pageView{Edition: idx.Edition, Note: paragraphs(idx.Note), Title: idx.Title, Intro: paragraphs(idx.Intro), IsIndex: true}
 	if v.Title == "" {
 		v.Title = "Reports"
 	}
@@ -203,4 +292,9 @@ func buildIndex(idx Index, pages []Page) ([]byte, error) {
 		}
 	}
 	return renderPage(v)
+}
+
+// breaksWord reports whether r may let a browser break a line inside a word.
+func breaksWord(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }

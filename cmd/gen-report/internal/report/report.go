@@ -153,6 +153,14 @@ type Index struct {
 	// Pages lists the entries in order. If it is empty, every page is listed with its
 	// Subtitle as the summary.
 	Pages []IndexEntry
+
+	// Edition names which report this is, "quick" or "full" (or empty): it is written
+	// into every page's <meta name="commlab-report-edition"> and into the Marker file
+	// ("edition: quick"), where cmd/serve reads it.
+	Edition string
+	// Note is plain text shown at the top of every page, saying what the edition is
+	// ("a quick report: smaller grids ...").
+	Note string
 }
 
 // Float returns a pointer to v, for HeatMap.ZMin and ZMax.

@@ -61,7 +61,7 @@ func build(idx Index, pages []Page) ([]file, error) {
 	}
 	files = append(files, file{"index.html", index})
 	for _, p := range pages {
-		html, data, err := buildPage(p)
+		html, data, err := buildPage(idx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +80,11 @@ func build(idx Index, pages []Page) ([]file, error) {
 	if err != nil {
 		return nil, fmt.Errorf("report: reading embedded assets: %w", err)
 	}
-	return append(files, file{Marker, []byte(markerText)}), nil
+	marker := markerText
+	if idx.Edition != "" {
+		marker += "edition: " + idx.Edition + "\n"
+	}
+	return append(files, file{Marker, []byte(marker)}), nil
 }
 
 // writeDir writes files into a new directory and swaps it in for dir.

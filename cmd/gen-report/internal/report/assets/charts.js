@@ -30,6 +30,71 @@
     });
   }
 
+  // Superscript digits, for powers written as 10⁻³ rather than 10^-3.
+  var sup = {'0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹', '-': '⁻', '+': ''};
+
+  function superscript(n) {
+    return String(n).split('').map(function (c) { return sup[c] === undefined ? c : sup[c]; }).join('');
+  }
+
+  // seconds reports whether an axis name gives its unit as seconds: "time (s)".
+  function seconds(name) {
+    return /\(s\)\s*$/.test(String(name || ''));
+  }
+
+  // si writes a time in seconds with an SI prefix: 1e-6 is "1 µs", 0.0215 is "21.5 ms".
+  function si(v) {
+    if (v === 0) {
+      return '0';
+    }
+    var units = [[1, 's'], [1e-3, 'ms'], [1e-6, 'µs'], [1e-9, 'ns'], [1e-12, 'ps']];
+    var a = Math.abs(v);
+    for (var i = 0; i < units.length; i++) {
+      if (a >= units[i][0] * 0.9995 || i === units.length - 1) {
+        return String(parseFloat((v / units[i][0]).toPrecision(3))) + ' ' + units[i][1];
+      }
+    }
+    return String(v);
+  }
+
+  // power writes v as 10ⁿ when it is a power of ten, else as m×10ⁿ (two
+  // digits) outside [0.001, 10⁶), else plainly: never 0.000001.
+  function power(v) {
+    if (v === 0 || !isFinite(v)) {
+      return String(v);
+    }
+    var a = Math.abs(v), e = Math.round(Math.log10(a));
+    if (Math.abs(a / Math.pow(10, e) - 1) < 1e-9 && (e < 0 || e > 3)) {
+      return (v < 0 ? '−' : '') + '10' + superscript(e);
+    }
+    if (a >= 1e-3 && a < 1e6) {
+      return String(parseFloat(v.toPrecision(4)));
+    }
+    e = Math.floor(Math.log10(a));
+    var m = parseFloat((v / Math.pow(10, e)).toPrecision(2));
+    return m + '×10' + superscript(e);
+  }
+
+  // tick formats a value axis's tick: SI seconds on an axis in seconds.
+  function tick(unitSeconds) {
+    return function (v) { return unitSeconds ? si(v) : power(v); };
+  }
+
+  // category rewrites a category label written as a power ("10^-3", "2^12",
+  // "10^-1.67"): an integer exponent as a superscript, a fractional one as
+  // the value it stands for (SI seconds on an axis in seconds).
+  function category(label, unitSeconds) {
+    var m = /^(\d+)\^(-?\d+(?:\.\d+)?)$/.exec(String(label));
+    if (!m) {
+      return label;
+    }
+    if (m[2].indexOf('.') < 0) {
+      return m[1] + superscript(m[2]);
+    }
+    var v = Math.pow(Number(m[1]), Number(m[2]));
+    return unitSeconds ? si(v) : power(v);
+  }
+
   function heatmap(spec) {
     var o = spec.option, d = spec.digits;
     var xs = o.xAxis[0].data, ys = o.yAxis[0].data;
@@ -95,6 +160,125 @@
     };
   }
 
+  // The text every chart draws: the theme's size in echarts' default family.
+  var fontSize = 14, font = fontSize + 'px sans-serif';
+  var measureCtx = null;
+
+  function textWidth(s) {
+    if (!measureCtx) {
+      measureCtx = document.createElement('canvas').getContext('2d');
+    }
+    measureCtx.font = font;
+    return measureCtx.measureText(String(s)).width;
+  }
+
+  function maxWidth(labels) {
+    var w = 0;
+    for (var i = 0; i < labels.length; i++) {
+      w = Math.max(w, textWidth(labels[i]));
+    }
+    return w;
+  }
+
+  function first(a) {
+    return Array.isArray(a) ? a[0] : a;
+  }
+
+  // prepareAxes rewrites power labels and sets tick formatters, once per chart.
+  function prepareAxes(spec) {
+    var o = spec.option;
+    [first(o.xAxis), first(o.yAxis)].forEach(function (ax) {
+      if (!ax) {
+        return;
+      }
+      var unitSeconds = seconds(ax.name);
+      ax.axisLabel = ax.axisLabel || {};
+      if (ax.type === 'category') {
+        ax.data = (ax.data || []).map(function (l) { return category(l, unitSeconds); });
+      } else {
+        ax.axisLabel.formatter = tick(unitSeconds);
+      }
+    });
+  }
+
+  // legendRows is how many rows the legend's items take at width w, packed
+  // the way echarts' plain legend packs them.
+  function legendRows(names, w) {
+    var rows = 1, x = 0;
+    for (var i = 0; i < names.length; i++) {
+      var item = 25 + 5 + textWidth(names[i]) + 10; // icon, gap, text, item gap
+      if (x > 0 && x + item > w) {
+        rows++;
+        x = 0;
+      }
+      x += item;
+    }
+    return rows;
+  }
+
+  // layout sizes a chart's margins for its container width w: a legend that
+  // wraps instead of scrolling, a Y axis name that starts at the axis and
+  // wraps rather than running off the left edge (echarts centres it on the
+  // axis line, and containLabel leaves names out), category labels all shown
+  // (every bar keeps its label) and turned when they would collide, and the
+  // X axis name below them. It runs again whenever the window is resized.
+  function layout(spec, w) {
+    var o = spec.option, x = first(o.xAxis), y = first(o.yAxis);
+    var grid = o.grid || (o.grid = {});
+    var top = 12;
+    if (o.legend && first(o.legend).show !== false) {
+      var lg = first(o.legend);
+      var names = (o.series || []).map(function (s) { return s.name; }).filter(function (n) { return n; });
+      lg.type = 'plain';
+      lg.top = 0;
+      lg.left = 'center';
+      lg.width = w - 16;
+      top += legendRows(names, w - 16) * 24 + 4;
+    }
+    var yLabelW = y && y.type === 'category' ? maxWidth(y.data || []) : textWidth('−0.000×10⁻⁰');
+    var left = (grid.left || 0) + yLabelW + 8;
+    if (y && y.name) {
+      var avail = Math.max(80, w - left - 16);
+      var lines = Math.ceil(textWidth(y.name) / avail);
+      y.nameLocation = y.inverse ? 'start' : 'end'; // the top either way
+      y.nameGap = 10;
+      y.nameTextStyle = {align: 'left', verticalAlign: 'bottom', width: avail, overflow: 'break', fontSize: fontSize, lineHeight: 18};
+      top += lines * 18 + 10;
+    }
+    grid.top = Math.max(top, 24);
+    if (x && x.type === 'category') {
+      var labels = x.data || [], n = Math.max(labels.length, 1);
+      var plotW = w - left - (grid.right || 0);
+      var labelW = maxWidth(labels), per = plotW / n, rotate = 0;
+      x.axisLabel = x.axisLabel || {};
+      if (spec.kind === 'bar' || spec.kind === 'heatmap' || labelW + 8 <= per) {
+        x.axisLabel.interval = 0; // every category keeps its label
+      }
+      if (x.axisLabel.interval === 0 && labelW + 8 > per) {
+        rotate = labelW * 0.7 + 4 > per ? 90 : 45;
+      }
+      x.axisLabel.rotate = rotate;
+      x.axisLabel.hideOverlap = false;
+      var labelH = rotate === 90 ? labelW + 8 : rotate === 45 ? labelW * 0.71 + 14 : 22;
+      if (x.name) {
+        x.nameLocation = 'middle';
+        x.nameGap = labelH + 10;
+      }
+    } else if (x && x.name) {
+      x.nameLocation = 'middle';
+      x.nameGap = 32;
+    }
+    var slider = (o.dataZoom || []).some(function (z) { return z.type === 'slider'; });
+    grid.bottom = (x && x.name ? 30 : 8) + (slider ? 40 : 0);
+    if (slider) {
+      o.dataZoom.forEach(function (z) {
+        if (z.type === 'slider') {
+          z.bottom = 4;
+        }
+      });
+    }
+  }
+
   // The report theme: echarts' defaults, with text large enough to read on a projector.
   var text = {fontSize: 14, color: '#333'};
   var axis = {axisLabel: text, nameTextStyle: text};
@@ -123,10 +307,12 @@
         } else if (spec.kind === 'gantt') {
           gantt(spec);
         }
+        prepareAxes(spec);
+        layout(spec, el.clientWidth);
         var chart = echarts.init(el, 'commlab-report', {renderer: 'canvas'});
         chart.setOption(spec.option);
         el.setAttribute('data-rendered', 'true');
-        drawn.push(chart);
+        drawn.push({chart: chart, spec: spec, el: el});
       } catch (e) {
         el.setAttribute('data-error', String(e));
         el.textContent = 'This chart could not be drawn: ' + e + '. Its data are linked below.';
@@ -134,7 +320,10 @@
     }
     window.addEventListener('resize', function () {
       for (var j = 0; j < drawn.length; j++) {
-        drawn[j].resize();
+        var d = drawn[j];
+        layout(d.spec, d.el.clientWidth);
+        d.chart.setOption(d.spec.option);
+        d.chart.resize();
       }
     });
   }
