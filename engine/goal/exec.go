@@ -175,14 +175,16 @@ type exec struct {
 	nexto  []uint64 // per rank and CPU
 	nextgr []uint64 // per rank and NIC
 	nextgs []uint64
-	pend   []uint32 // dependencies left per op
+	pend   []uint8           // dependencies left per op; pendBig: in big
+	big    map[uint32]uint32 // ops with ≥ pendBig dependencies
 	q      queue
 	aqtime uint32
 	// match queues: linked lists in one pool; rq holds posted recvs, uq
 	// unexpected messages (send ops)
 	rqHead, rqTail, uqHead, uqTail []uint32
-	pool                           []qnode
-	free                           uint32
+	pool                           []rqNode // posted recvs
+	upool                          []uqNode // unexpected messages
+	free, ufree                    uint32
 	freed                          []freedOp
 	batch                          []uint32
 	nz                             *cpuNoise
@@ -200,7 +202,13 @@ type exec struct {
 	nodeOfRankLast []cause
 }
 
-type qnode struct{ op, next uint32 }
+// rqNode is a posted recv (its source and tag are in the schedule): 8
+// bytes, since a butterfly at P = 2^20 posts 21 M recvs at once. uqNode
+// is an unexpected message: the send op and its rank.
+type (
+	rqNode struct{ op, next uint32 }
+	uqNode struct{ op, src, next uint32 }
+)
 
 type freedOp struct{ host, op uint32 }
 
@@ -225,9 +233,20 @@ func newExec(s *Schedule, p Params, nz *cpuNoise, rec bool) *exec {
 	e.nextgr = make([]uint64, P*e.nnic)
 	e.nextgs = make([]uint64, P*e.nnic)
 	n := s.NumOps()
-	e.pend = make([]uint32, n)
+	e.pend = make([]uint8, n)
 	for _, d := range s.succ {
-		e.pend[d&^startDep]++
+		j := d &^ startDep
+		switch e.pend[j] {
+		default:
+			e.pend[j]++
+		case pendBig - 1:
+			if e.big == nil {
+				e.big = map[uint32]uint32{}
+			}
+			e.pend[j], e.big[j] = pendBig, pendBig
+		case pendBig:
+			e.big[j]++
+		}
 	}
 	e.rqHead = make([]uint32, P)
 	e.rqTail = make([]uint32, P)
@@ -236,7 +255,9 @@ func newExec(s *Schedule, p Params, nz *cpuNoise, rec bool) *exec {
 	for i := range P {
 		e.rqHead[i], e.rqTail[i], e.uqHead[i], e.uqTail[i] = nilNode, nilNode, nilNode, nilNode
 	}
-	e.free = nilNode
+	e.free, e.ufree = nilNode, nilNode
+	e.q.reset()
+	e.pool = make([]rqNode, 0, s.NumOps()-s.sends) // address space: touched as recvs are posted
 	if rec {
 		e.tl = &Timeline{Ops: make([]OpRecord, n), Messages: make([]MsgRecord, 0, s.sends)}
 		for i := range e.tl.Ops {
@@ -337,8 +358,9 @@ func (e *exec) handle(it item) {
 			r.Issue, r.Start, r.End, r.Stall, r.Done = int64(it.time), int64(it.time), int64(it.time+size), int64(stall), int64(it.time)
 			e.cpuBy[c] = cause{kind: CritCPU, id: int32(op)}
 		}
-		e.markStarted(h, op)
-		e.markDone(h, op)
+		for _, d := range s.deps(op) { // started and done at once
+			e.dec(h, d&^startDep)
+		}
 		e.release()
 	case Send:
 		nc := int(h)*e.nnic + int(s.nic(op))
@@ -391,9 +413,9 @@ func (e *exec) handle(it item) {
 		if e.rec {
 			e.tl.Ops[op].Issue = int64(it.time)
 		}
-		if j, ok := e.take(&e.uqHead[h], &e.uqTail[h], s.ops[op].peer, s.ops[op].tag, true); ok {
+		if q, ok := e.takeMsg(h, s.ops[op].peer, s.ops[op].tag); ok {
 			// the message j (a send op) arrived before: match it now
-			src := e.s.rankOfSend(j, h)
+			j, src := q.op, q.src
 			if s.size(op) > e.S { // rendezvous, decided by the recv's size as in LogGOPSim
 				e.markDone(src, j)
 				sc := int(src)*e.ncpu + int(s.cpu(op))
@@ -405,7 +427,7 @@ func (e *exec) handle(it item) {
 			}
 			e.markDone(h, op)
 		} else {
-			e.enqueue(&e.rqHead[h], &e.rqTail[h], op)
+			e.postRecv(h, op)
 		}
 		e.release()
 	}
@@ -438,10 +460,6 @@ func (e *exec) bump(sc, sn int, t uint64, send uint32) {
 		e.tl.Ops[send].Done = int64(t)
 	}
 }
-
-// rankOfSend returns the rank of send op j, which is in a match queue of
-// rank h: the peer of a send is h, so its own rank comes from the index.
-func (s *Schedule) rankOfSend(j, h uint32) uint32 { return uint32(s.RankOf(int(j))) }
 
 // message handles a message item: the message of send op at its
 // receiver, LogGOPSim's OP_MSG.
@@ -480,7 +498,7 @@ func (e *exec) message(it item) {
 		e.cpuBy[c] = cause{kind: CritReceive, id: m}
 		e.grBy[nc] = cause{kind: CritGap, id: m, gapR: true}
 	}
-	if r, ok := e.take(&e.rqHead[dst], &e.rqTail[dst], src, s.ops[op].tag, false); ok {
+	if r, ok := e.takeRecv(dst, src, s.ops[op].tag); ok {
 		if size > e.S {
 			e.markDone(src, op)
 			sc := int(src)*e.ncpu + int(s.cpu(op))
@@ -492,7 +510,7 @@ func (e *exec) message(it item) {
 		}
 		e.markDone(dst, r)
 	} else {
-		e.enqueue(&e.uqHead[dst], &e.uqTail[dst], op)
+		e.unexpected(dst, op, src)
 	}
 	e.release()
 }
@@ -520,55 +538,89 @@ func (e *exec) stall(h uint32, a, b uint64) uint64 {
 	return st
 }
 
-// take removes and returns the first entry of a match queue that matches
-// (peer, tag) with LogGOPSim's wildcard rules. In the unexpected queue
-// (recv side) entries are send ops, whose source is their rank; in the
-// receive queue entries are recv ops with their peer and tag.
-func (e *exec) take(head, tail *uint32, peer, tag uint32, unexpected bool) (uint32, bool) {
-	s := e.s
+// takeRecv removes and returns the first posted recv of a rank that
+// matches a message from src with tag, with LogGOPSim's wildcard rules
+// (its LIST_MATCH queues: first match in posting order).
+func (e *exec) takeRecv(h, src, tag uint32) (uint32, bool) {
 	prev := nilNode
-	for n := *head; n != nilNode; n = e.pool[n].next {
-		op := e.pool[n].op
-		var src, t uint32
-		if unexpected {
-			src, t = uint32(s.RankOf(int(op))), s.ops[op].tag
-		} else {
-			src, t = s.ops[op].peer, s.ops[op].tag
-		}
-		if (peer == Any || src == Any || src == peer) && (tag == Any || t == Any || t == tag) {
-			next := e.pool[n].next
+	for n := e.rqHead[h]; n != nilNode; n = e.pool[n].next {
+		q := e.pool[n]
+		o := &e.s.ops[q.op]
+		if (src == Any || o.peer == Any || o.peer == src) && (tag == Any || o.tag == Any || o.tag == tag) {
 			if prev == nilNode {
-				*head = next
+				e.rqHead[h] = q.next
 			} else {
-				e.pool[prev].next = next
+				e.pool[prev].next = q.next
 			}
-			if *tail == n {
-				*tail = prev
+			if e.rqTail[h] == n {
+				e.rqTail[h] = prev
 			}
 			e.pool[n].next = e.free
 			e.free = n
-			return op, true
+			return q.op, true
 		}
 		prev = n
 	}
 	return 0, false
 }
 
-func (e *exec) enqueue(head, tail *uint32, op uint32) {
+// takeMsg removes and returns the first unexpected message of rank h
+// that a recv from peer with tag matches, in arrival order.
+func (e *exec) takeMsg(h, peer, tag uint32) (uqNode, bool) {
+	prev := nilNode
+	for n := e.uqHead[h]; n != nilNode; n = e.upool[n].next {
+		q := e.upool[n]
+		t := e.s.ops[q.op].tag
+		if (peer == Any || q.src == peer) && (tag == Any || t == Any || t == tag) {
+			if prev == nilNode {
+				e.uqHead[h] = q.next
+			} else {
+				e.upool[prev].next = q.next
+			}
+			if e.uqTail[h] == n {
+				e.uqTail[h] = prev
+			}
+			e.upool[n].next = e.ufree
+			e.ufree = n
+			return q, true
+		}
+		prev = n
+	}
+	return uqNode{}, false
+}
+
+func (e *exec) postRecv(h, op uint32) {
 	n := e.free
 	if n == nilNode {
 		n = uint32(len(e.pool))
-		e.pool = append(e.pool, qnode{})
+		e.pool = append(e.pool, rqNode{})
 	} else {
 		e.free = e.pool[n].next
 	}
-	e.pool[n] = qnode{op: op, next: nilNode}
-	if *tail == nilNode {
-		*head = n
+	e.pool[n] = rqNode{op: op, next: nilNode}
+	if e.rqTail[h] == nilNode {
+		e.rqHead[h] = n
 	} else {
-		e.pool[*tail].next = n
+		e.pool[e.rqTail[h]].next = n
 	}
-	*tail = n
+	e.rqTail[h] = n
+}
+
+func (e *exec) unexpected(h, op, src uint32) {
+	n := e.ufree
+	if n == nilNode {
+		n = uint32(len(e.upool))
+		e.upool = append(e.upool, uqNode{})
+	} else {
+		e.ufree = e.upool[n].next
+	}
+	e.upool[n] = uqNode{op: op, src: src, next: nilNode}
+	if e.uqTail[h] == nilNode {
+		e.uqHead[h] = n
+	} else {
+		e.upool[e.uqTail[h]].next = n
+	}
+	e.uqTail[h] = n
 }
 
 func (e *exec) markStarted(h, op uint32) {
@@ -587,17 +639,38 @@ func (e *exec) markDone(h, op uint32) {
 	}
 }
 
+// pendBig marks an op whose dependency count lives in exec.big: one
+// byte a count keeps 63 M operations' counters in 63 MB.
+const pendBig = 255
+
 func (e *exec) dec(h, j uint32) {
-	if e.pend[j]--; e.pend[j] == 0 {
-		e.freed = append(e.freed, freedOp{h, j})
+	if p := e.pend[j]; p != pendBig {
+		if p--; p == 0 {
+			e.freed = append(e.freed, freedOp{h, j})
+		}
+		e.pend[j] = p
+		return
 	}
+	if c := e.big[j] - 1; c > 0 {
+		e.big[j] = c
+		return
+	}
+	delete(e.big, j)
+	e.pend[j] = 0
+	e.freed = append(e.freed, freedOp{h, j})
 }
 
 // release is LogGOPSim's check_hosts loop: per host in ascending order,
 // its freed operations sorted by type with std::sort, each pushed with a
 // new stamp at its CPU's (and for a send NIC's) next free time.
 func (e *exec) release() {
-	if len(e.freed) == 0 {
+	switch len(e.freed) {
+	case 0:
+		return
+	case 1: // the common case: no sort, one host
+		x := e.freed[0]
+		e.push(x.host, x.op)
+		e.freed = e.freed[:0]
 		return
 	}
 	f := e.freed
@@ -622,22 +695,28 @@ func (e *exec) release() {
 		}
 		stdSort(e.batch, e.kindKey)
 		for _, op := range e.batch {
-			c := int(h)*e.ncpu + int(e.s.cpu(op))
-			t := e.nexto[c]
-			if e.rec {
-				e.cause[op] = e.cpuBy[c]
-			}
-			if e.s.kind(op) == Send {
-				nc := int(h)*e.nnic + int(e.s.nic(op))
-				if e.rec {
-					e.cause[op] = e.bind(c, nc)
-				}
-				t = max(t, e.nextgs[nc])
-			}
-			e.q.push(item{time: t, ts: e.newTS(), op: op, host: h})
+			e.push(h, op)
 		}
 	}
 	e.freed = e.freed[:0]
+}
+
+// push queues a freed operation of host h at its CPU's (and for a send
+// NIC's) next free time, with a new stamp.
+func (e *exec) push(h, op uint32) {
+	c := int(h)*e.ncpu + int(e.s.cpu(op))
+	t := e.nexto[c]
+	if e.rec {
+		e.cause[op] = e.cpuBy[c]
+	}
+	if e.s.kind(op) == Send {
+		nc := int(h)*e.nnic + int(e.s.nic(op))
+		if e.rec {
+			e.cause[op] = e.bind(c, nc)
+		}
+		t = max(t, e.nextgs[nc])
+	}
+	e.q.push(item{time: t, ts: e.newTS(), op: op, host: h})
 }
 
 func (e *exec) result() (*Result, error) {
@@ -677,13 +756,13 @@ func (e *exec) result() (*Result, error) {
 				stuck.Unmatched = append(stuck.Unmatched, fmt.Sprintf("rank %d %s: recv from %s tag %s", h, e.opName(op), wild(s.ops[op].peer), wild(s.ops[op].tag)))
 			}
 		}
-		for n := e.uqHead[h]; n != nilNode; n = e.pool[n].next {
+		for n := e.uqHead[h]; n != nilNode; n = e.upool[n].next {
 			if stuck == nil {
 				stuck = &StuckError{}
 			}
 			if len(stuck.Unmatched) < 5 {
-				op := e.pool[n].op
-				stuck.Unmatched = append(stuck.Unmatched, fmt.Sprintf("rank %d %s: send to %d tag %s never received", s.RankOf(int(op)), e.opName(op), h, wild(s.ops[op].tag)))
+				op := e.upool[n].op
+				stuck.Unmatched = append(stuck.Unmatched, fmt.Sprintf("rank %d %s: send to %d tag %s never received", e.upool[n].src, e.opName(op), h, wild(s.ops[op].tag)))
 			}
 		}
 	}

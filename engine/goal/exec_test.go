@@ -1,6 +1,7 @@
 package goal
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -238,6 +239,44 @@ func TestTraceValid(t *testing.T) {
 		}
 		if len(tc.Messages) != s.NumSends() {
 			t.Errorf("%s: %d messages, %d sends", name, len(tc.Messages), s.NumSends())
+		}
+	}
+}
+
+// Ops with about as many dependencies as a byte counts (exec.big), and a
+// schedule whose clock goes back: an op freed onto an idle CPU starts at
+// that CPU's clock, earlier than the event that freed it (LogGOPSim's
+// rule), which the queue serves from its backlog heap.
+func TestManyDepsAndClockBack(t *testing.T) {
+	for _, n := range []int{254, 255, 256, 300} {
+		var b strings.Builder
+		b.WriteString("num_ranks 1\nrank 0 {\nl0: calc 1\n")
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "l%d: calc 1\nl%d requires l0\n", i, i)
+		}
+		b.WriteString("l1000: calc 5\n")
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "l1000 requires l%d\n", i)
+		}
+		b.WriteString("l1001: calc 500 cpu 0\nl1001 requires l1000\nl1002: calc 1000 cpu 0\nl1002 requires l1001\n" +
+			"l1003: calc 10 cpu 1\nl1003 requires l1002\n}\n")
+		s := mustRead(t, b.String())
+		r, err := Run(s, Default(), Noise{}, Options{Record: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// l0 0..1, the n calcs 1..n+1, l1000 until n+6, l1001 and l1002
+		// after it on CPU 0; l1003, freed at n+1506 onto the idle CPU 1,
+		// starts at that CPU's clock, 0.
+		x := int64(n)
+		if r.End != x+1506 {
+			t.Errorf("n=%d: end %d, want %d", n, r.End, x+1506)
+		}
+		if got := r.Timeline.Ops[n+1]; got.Start != x+1 {
+			t.Errorf("n=%d: l1000 started at %d, want %d", n, got.Start, x+1)
+		}
+		if got := r.Timeline.Ops[n+4]; got.Start != 0 || got.End != 10 {
+			t.Errorf("n=%d: l1003 on the idle CPU 1 ran %d..%d, want 0..10", n, got.Start, got.End)
 		}
 	}
 }

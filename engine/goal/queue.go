@@ -27,81 +27,144 @@ func itemLess(a, b item) bool { return a.time < b.time || a.time == b.time && a.
 // handling except when an operation is freed onto another, idle CPU of
 // the host (that CPU's clock may lag); such items go to a small binary
 // heap that is served first. Bucket 0 holds the items at exactly the
-// current time in stamp order.
+// current time in stamp order; buckets 1..64 are lists of fixed-size
+// chunks from one arena, so the queue's memory follows the items it
+// holds, not the most any bucket ever held.
 type queue struct {
-	last    uint64
-	buckets [65][]item
-	head    int // next item of bucket 0
-	n       int
-	back    backHeap
+	last   uint64
+	b0     []item // time == last, stamp order
+	head   int    // next item of b0
+	bk     [65]bucket
+	chunks []chunk
+	free   int32 // free chunk list
+	n      int   // items in buckets 1..64
+	back   backHeap
 }
 
+const chunkItems = 256
+
+type chunk struct {
+	items [chunkItems]item
+	n     int32
+	next  int32
+}
+
+type bucket struct{ head, tail int32 }
+
 func (q *queue) reset() {
-	for i := range q.buckets {
-		q.buckets[i] = q.buckets[i][:0]
-	}
 	q.last, q.head, q.n = 0, 0, 0
+	q.b0 = q.b0[:0]
+	q.chunks = q.chunks[:0]
+	q.free = -1
+	for i := range q.bk {
+		q.bk[i] = bucket{-1, -1}
+	}
 	q.back = q.back[:0]
 }
 
-func (q *queue) len() int { return q.n + len(q.back) }
+func (q *queue) len() int { return len(q.b0) - q.head + q.n + len(q.back) }
+
+func (q *queue) newChunk() int32 {
+	if c := q.free; c >= 0 {
+		q.free = q.chunks[c].next
+		q.chunks[c].n, q.chunks[c].next = 0, -1
+		return c
+	}
+	q.chunks = append(q.chunks, chunk{next: -1})
+	return int32(len(q.chunks) - 1)
+}
+
+func (q *queue) add(b int, it item) {
+	bk := &q.bk[b]
+	if bk.tail < 0 || q.chunks[bk.tail].n == chunkItems {
+		c := q.newChunk()
+		if bk.tail < 0 {
+			bk.head = c
+		} else {
+			q.chunks[bk.tail].next = c
+		}
+		bk.tail = c
+	}
+	ch := &q.chunks[bk.tail]
+	ch.items[ch.n] = it
+	ch.n++
+	q.n++
+}
 
 func (q *queue) push(it item) {
 	if it.time < q.last {
 		heap.Push(&q.back, it)
 		return
 	}
-	q.n++
 	b := bits.Len64(it.time ^ q.last)
-	if b == 0 {
-		// A new item (largest stamp yet) goes last; a re-inserted one
-		// (only when the clock went back) into its place.
-		b0 := q.buckets[0]
-		if len(b0) > q.head && b0[len(b0)-1].ts > it.ts {
-			i, _ := slices.BinarySearchFunc(b0[q.head:], it, func(x, y item) int {
-				if x.ts < y.ts {
-					return -1
-				}
-				return 1
-			})
-			q.buckets[0] = slices.Insert(b0, q.head+i, it)
-			return
-		}
+	if b > 0 {
+		q.add(b, it)
+		return
 	}
-	q.buckets[b] = append(q.buckets[b], it)
+	// A new item (largest stamp yet) goes last; a re-inserted one (only
+	// when a clock went back) into its place.
+	if len(q.b0) > q.head && q.b0[len(q.b0)-1].ts > it.ts {
+		i, _ := slices.BinarySearchFunc(q.b0[q.head:], it, func(x, y item) int {
+			if x.ts < y.ts {
+				return -1
+			}
+			return 1
+		})
+		q.b0 = slices.Insert(q.b0, q.head+i, it)
+		return
+	}
+	q.b0 = append(q.b0, it)
 }
 
 func (q *queue) pop() item {
 	if len(q.back) > 0 {
 		return heap.Pop(&q.back).(item)
 	}
-	if q.head == len(q.buckets[0]) {
-		q.buckets[0] = q.buckets[0][:0]
-		q.head = 0
-		b := 1
-		for len(q.buckets[b]) == 0 {
-			b++
-		}
-		src := q.buckets[b]
-		m := src[0].time
-		for _, it := range src[1:] {
-			m = min(m, it.time)
-		}
-		q.last = m
-		for _, it := range src {
-			k := bits.Len64(it.time ^ m)
-			q.buckets[k] = append(q.buckets[k], it)
-		}
-		q.buckets[b] = src[:0]
-		b0 := q.buckets[0]
-		if !slices.IsSortedFunc(b0, cmpTS) {
-			slices.SortFunc(b0, cmpTS)
-		}
+	if q.head == len(q.b0) {
+		q.refill()
 	}
-	q.n--
-	it := q.buckets[0][q.head]
+	it := q.b0[q.head]
 	q.head++
 	return it
+}
+
+// refill empties the lowest non-empty bucket: its least time becomes
+// last, its items at that time go to b0 (sorted by stamp), the others to
+// lower buckets.
+func (q *queue) refill() {
+	q.b0, q.head = q.b0[:0], 0
+	b := 1
+	for q.bk[b].head < 0 {
+		b++
+	}
+	bk := q.bk[b]
+	q.bk[b] = bucket{-1, -1}
+	m := ^uint64(0)
+	for c := bk.head; c >= 0; c = q.chunks[c].next {
+		ch := &q.chunks[c]
+		for _, it := range ch.items[:ch.n] {
+			m = min(m, it.time)
+		}
+	}
+	q.last = m
+	for c := bk.head; c >= 0; {
+		ch := &q.chunks[c]
+		q.n -= int(ch.n)
+		for _, it := range ch.items[:ch.n] {
+			if it.time == m {
+				q.b0 = append(q.b0, it)
+			} else {
+				q.add(bits.Len64(it.time^m), it)
+			}
+		}
+		next := ch.next
+		ch.next = q.free
+		q.free = c
+		c = next
+	}
+	if !slices.IsSortedFunc(q.b0, cmpTS) {
+		slices.SortFunc(q.b0, cmpTS)
+	}
 }
 
 func cmpTS(a, b item) int {

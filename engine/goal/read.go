@@ -162,24 +162,33 @@ func (p *parser) ident() []byte {
 
 // number reads [0-9]+ into a value ≤ limit; what names the field.
 func (p *parser) number(what string, limit uint64) (uint64, bool) {
-	p.ws()
-	s := p.pos
-	var v uint64
-	over := false
-	for p.pos < len(p.buf) && isDigit(p.buf[p.pos]) {
-		d := uint64(p.buf[p.pos] - '0')
-		if v > (math.MaxUint64-d)/10 {
-			over = true
-		} else {
-			v = v*10 + d
-		}
+	for p.pos < len(p.buf) && (p.buf[p.pos] == ' ' || p.buf[p.pos] == '\t') {
 		p.pos++
 	}
-	if p.pos == s {
+	s := p.pos
+	var v uint64
+	for p.pos < len(p.buf) {
+		d := p.buf[p.pos] - '0'
+		if d > 9 {
+			break
+		}
+		v = v*10 + uint64(d)
+		p.pos++
+	}
+	n := p.pos - s
+	if n == 0 {
 		p.fail(s, "expected %s (an integer), found %s", what, p.found(s))
 		return 0, false
 	}
-	if over || v > limit {
+	if n > 19 { // may have wrapped: check exactly
+		u, err := strconv.ParseUint(string(p.buf[s:p.pos]), 10, 64)
+		if err != nil {
+			p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, p.buf[s:p.pos], limit)
+			return 0, false
+		}
+		v = u
+	}
+	if v > limit {
 		p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, p.buf[s:p.pos], limit)
 		return 0, false
 	}

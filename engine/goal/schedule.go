@@ -190,6 +190,8 @@ type Builder struct {
 	err   error
 	// nameOf names a local op in cycle errors (the reader's labels).
 	nameOf func(local uint32) string
+	// scratch reused rank after rank
+	cnt, indeg, stack []uint32
 }
 
 type edge struct {
@@ -345,7 +347,8 @@ func (b *Builder) EndRank() error {
 	// Counting sort of the edges by source, stable: each op's dependents
 	// stay in statement order, as LogGOPSim's DependOnMe and
 	// StartDependOnMe vectors are.
-	cnt := make([]uint32, n+1)
+	b.cnt = grow(b.cnt, int(n)+1)
+	cnt := b.cnt
 	for _, e := range b.edges {
 		cnt[e.from+1]++
 	}
@@ -384,11 +387,13 @@ func (b *Builder) checkCycle(first, n uint32) error {
 		b.s.roots += int(n)
 		return nil
 	}
-	indeg := make([]uint32, n)
+	b.indeg = grow(b.indeg, int(n))
+	indeg := b.indeg
 	for _, e := range b.edges {
 		indeg[e.to]++
 	}
-	stack := make([]uint32, 0, n)
+	stack := b.stack[:0]
+	defer func() { b.stack = stack[:0] }()
 	for i := range n {
 		if indeg[i] == 0 {
 			stack = append(stack, i)
@@ -477,4 +482,14 @@ func (b *Builder) Schedule() (*Schedule, error) {
 	b.s = Schedule{}
 	b.err = fmt.Errorf("Schedule already called")
 	return &s, nil
+}
+
+// grow returns s with length n, zeroed.
+func grow(s []uint32, n int) []uint32 {
+	if cap(s) < n {
+		return make([]uint32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }

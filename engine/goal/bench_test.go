@@ -1,0 +1,110 @@
+package goal
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"testing"
+)
+
+// butterflyText writes a butterfly allreduce of P = 2^k ranks as GOAL,
+// the shape of export.Butterfly (which this package cannot import): per
+// stage a send, a recv and a reduction, three requires.
+func butterflyText(w io.Writer, P int, T int) error {
+	K := 0
+	for 1<<K < P {
+		K++
+	}
+	gw := NewWriter(w, P)
+	for i := range P {
+		gw.StartRank(i)
+		var last Label
+		for k := 1; k <= K; k++ {
+			peer := uint32(i ^ 1<<(k-1))
+			s := gw.Send(8, peer, uint32(k))
+			if last > 0 {
+				gw.Requires(s, last)
+			}
+			r := gw.Recv(8, peer, uint32(k))
+			c := gw.Calc(100)
+			gw.Requires(c, r)
+			if last > 0 {
+				gw.Requires(c, last)
+			}
+			last = c
+		}
+		for j := 1; j <= T; j++ {
+			peer := uint32(i ^ 1<<(j-1))
+			s := gw.Send(8, peer, uint32(K+j))
+			gw.Requires(s, last)
+			gw.Recv(8, peer, uint32(K+j))
+		}
+		gw.EndRank()
+	}
+	return gw.Close()
+}
+
+// BenchmarkRead is the reader's speed on a butterfly allreduce's text
+// (target: 200 MB/s on one core).
+func BenchmarkRead(b *testing.B) {
+	for _, P := range []int{1 << 10, 1 << 14} {
+		var buf bytes.Buffer
+		if err := butterflyText(&buf, P, 0); err != nil {
+			b.Fatal(err)
+		}
+		text := buf.Bytes()
+		b.Run(fmt.Sprintf("butterfly/P=%d", P), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			c0 := cpuSeconds()
+			for b.Loop() {
+				if _, err := Read(bytes.NewReader(text), "b", ReadOptions{SizeHint: int64(len(text))}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, c0, float64(len(text))/1e6, "MB/s")
+		})
+	}
+}
+
+// BenchmarkRun is the executor's speed in schedule operations a second
+// (target: 20 M on one core).
+func BenchmarkRun(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		P, T int
+		rec  bool
+	}{
+		{"butterfly/P=1024", 1 << 10, 0, false},
+		{"butterfly/P=16384", 1 << 14, 0, false},
+		{"butterfly/P=16384/T=4", 1 << 14, 4, false},
+		{"butterfly/P=1024/record", 1 << 10, 0, true},
+	} {
+		var buf bytes.Buffer
+		if err := butterflyText(&buf, c.P, c.T); err != nil {
+			b.Fatal(err)
+		}
+		s, err := Read(&buf, "b", ReadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			c0 := cpuSeconds()
+			for b.Loop() {
+				if _, err := Run(s, Default(), Noise{}, Options{Record: c.rec}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, c0, float64(s.NumOps()), "ops/s")
+		})
+	}
+}
+
+// reportCPU reports work per second of wall time (unit) and of the
+// process's CPU time (cpu-unit), work being per iteration.
+func reportCPU(b *testing.B, c0, work float64, unit string) {
+	total := work * float64(b.N)
+	b.ReportMetric(total/b.Elapsed().Seconds(), unit)
+	if c := cpuSeconds() - c0; c > 0 {
+		b.ReportMetric(total/c, "cpu-"+unit)
+	}
+}
