@@ -32,6 +32,9 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
 }
 
+// fastPath switches parser.fastLine on; tests compare both paths.
+var fastPath = true
+
 // maxLine bounds one line of GOAL text.
 const maxLine = 1 << 20
 
@@ -105,7 +108,9 @@ func (p *parser) run() (*Schedule, error) {
 			}
 		}
 		p.buf, p.pos = line, 0
-		p.statementLine()
+		if !fastPath || !p.fastLine(line) {
+			p.statementLine()
+		}
 		if err != nil && err != io.EOF {
 			return nil, fmt.Errorf("%s: %w", p.name, err)
 		}
@@ -425,11 +430,7 @@ func (p *parser) define(col int, id []byte, local uint32) {
 		return
 	}
 	if n, ok := numericLabel(id); ok {
-		if n >= len(p.numeric) {
-			p.numeric = append(p.numeric, make([]uint32, n+1-len(p.numeric)+len(p.numeric)/2)...)
-		}
-		p.numeric[n] = local + 1
-		p.touched = append(p.touched, uint32(n))
+		p.setNumeric(n, local)
 		return
 	}
 	if p.named == nil {

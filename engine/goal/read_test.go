@@ -175,3 +175,37 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestFastPath: the fast line parser and the general one read the same
+// schedules from Schedgen's spelling and from odd spellings.
+func TestFastPath(t *testing.T) {
+	var texts []string
+	for _, name := range []string{"ex_allreduce_recdoub_32.goal", "ex_linear_alltoall_8.goal", "ex_binomialtreebcast_32.goal"} {
+		b, err := os.ReadFile("testdata/examples/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(b))
+	}
+	texts = append(texts, "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 4294967295\nl01: calc 5\nl2: recv 8b from -1 tag 3\nl2 requires l01\nl3: calc 1\nl3 requires l2\n}\nrank 1 {\nl9999999: recv 8b from 0 tag -1\nl5: calc 0\nl5 requires l9999999\n}\n")
+	for i, text := range texts {
+		fast, err := Read(strings.NewReader(text), "f", ReadOptions{Labels: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fastPath = false
+		slow, err := Read(strings.NewReader(text), "s", ReadOptions{Labels: true})
+		fastPath = true
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !equalSchedules(fast, slow) {
+			t.Errorf("text %d: fast and general parsers differ", i)
+		}
+		for j := range fast.NumOps() {
+			if fast.Label(j) != slow.Label(j) {
+				t.Errorf("text %d op %d: label %q vs %q", i, j, fast.Label(j), slow.Label(j))
+			}
+		}
+	}
+}
