@@ -290,12 +290,19 @@ func (m *model) slowdown(r int) float64 {
 }
 
 // computeLane opens a "rows" span on a lane unless one is open: row-wise
-// threads would otherwise record one span per row.
+// threads would otherwise record one span per row. A compute thread's own
+// NBC_Test calls stay inside its span (thousands of them would swamp a
+// trace and its drawing); the main thread's are spans of their own and
+// Progress events.
 func (m *model) computeLane(r, t int, now float64) {
 	if r != 0 || m.rec == nil || m.lanes[t].open && m.lanes[t].kind == trace.Compute {
 		return
 	}
-	m.setLane(r, t, trace.Compute, now, "rows", -1)
+	label := "rows"
+	if m.allTest && t > 0 {
+		label = "rows, NBC_Test after each"
+	}
+	m.setLane(r, t, trace.Compute, now, label, -1)
 }
 
 // nextRows starts compute thread t's next chunk of rows (TestEvery rows
@@ -326,11 +333,7 @@ func (m *model) rowsDone(r, t int, now float64) {
 		m.nextRows(r, t, now)
 		return
 	}
-	start := m.claimTest(r, t, now)
-	if start > now {
-		m.setLane(r, t, trace.Idle, now, "NBC_Test: lock", -1)
-	}
-	m.sim.Schedule(start, evTestIn, int32(r*m.T+t))
+	m.sim.Schedule(m.claimTest(r, t, now), evTestIn, int32(r*m.T+t))
 }
 
 // claimTest queues thread t's progress call on rank r's library lock (the
@@ -348,7 +351,6 @@ func (m *model) claimTest(r, t int, now float64) float64 {
 // testIn: worker t is inside NBC_Test.
 func (m *model) testIn(r, t int, now float64) {
 	m.ranks[r].testers++
-	m.setLane(r, t, trace.Receive, now, "NBC_Test", -1)
 	m.sim.Schedule(m.testBody(r, t, now), evTestOut, int32(r*m.T+t))
 }
 
