@@ -169,6 +169,9 @@
 
   // ---- errors ----
 
+  let shownNotices = '';
+  let noticeTimer = 0;
+
   function showErrors(st) {
     const box = $('errors');
     box.replaceChildren();
@@ -188,7 +191,21 @@
       p.dataset.key = n.key;
       nb.appendChild(p);
     }
-    nb.hidden = st.notices.length === 0;
+    // The floating box is a passing word (it covers the canvas's top); the
+    // notice stays beside its field until the next change.
+    const noticeKey = st.notices.map(function (n) { return n.message; }).join('\n');
+    if (noticeKey !== shownNotices) {
+      shownNotices = noticeKey;
+      nb.hidden = st.notices.length === 0;
+      clearTimeout(noticeTimer);
+      if (!nb.hidden) {
+        noticeTimer = setTimeout(function () { nb.hidden = true; }, 8000);
+      }
+    }
+    for (const el of document.querySelectorAll('.field-notice[data-key]')) {
+      el.textContent = st.notices.filter(function (n) { return n.key === el.dataset.key; })
+        .map(function (n) { return n.message; }).join(' ');
+    }
     for (const el of document.querySelectorAll('.field-error[data-key]')) {
       const mine = st.errors.filter(function (e) { return e.key === el.dataset.key; });
       el.textContent = mine.map(function (e) { return e.message; }).join(' ');
@@ -321,6 +338,11 @@
       err.dataset.key = f.key;
       err.setAttribute('role', 'status');
       div.appendChild(err);
+      const nt = document.createElement('span');
+      nt.className = 'field-notice';
+      nt.dataset.key = f.key;
+      nt.setAttribute('role', 'status');
+      div.appendChild(nt);
       const help = document.createElement('small');
       help.className = 'help';
       help.textContent = helpText(f);

@@ -76,6 +76,9 @@ func TestDependentDefaults(t *testing.T) {
 	if txt := eval[string](s, `document.getElementById('notices').textContent`); !strings.Contains(txt, "T is now 1") {
 		t.Errorf("#notices says %q", txt)
 	}
+	if txt := eval[string](s, `document.querySelector('#controls .field-notice[data-key="T"]').textContent`); !strings.Contains(txt, "T is now 1") {
+		t.Errorf("the T field's notice says %q", txt)
+	}
 	s.snap("notice.png")
 
 	// Asking for a T that does not fit is refused on T, naming P's bound.
@@ -368,6 +371,8 @@ func TestEmbedBuilder(t *testing.T) {
 	if q.Get("t") != "0" || q.Get("autoplay") != "1" || !strings.Contains(snip, "aspect-ratio: 16 / 9") {
 		t.Errorf("snippet from the beginning, full width: %s", snip)
 	}
+	eval[any](s, `document.getElementById('h-embed').scrollIntoView()`)
+	s.snap("embed-builder.png")
 	q.Del("scale")
 	st := s.openScene(q.Encode())
 	if !st.Embed || !st.Autoplay || st.Params["P"] != "16" {
