@@ -11,9 +11,10 @@ import (
 	"commlab/scene/mmdl"
 	"commlab/scene/nbc"
 	"commlab/scene/overlay"
+	"commlab/scene/schedule"
 )
 
 // All returns every scene, the default first.
 func All() scene.Registry {
-	return scene.Registry{butterfly.New(), jitter.New(), logp.New(), nbc.New(), mmdl.New(), overlay.New()}
+	return scene.Registry{butterfly.New(), jitter.New(), logp.New(), nbc.New(), mmdl.New(), overlay.New(), schedule.New()}
 }

@@ -1,0 +1,74 @@
+package schedule
+
+// MaxLanes is the most ranks a side draws as lanes; above it, a side is
+// a heat-strip: at a few hundred ranks a lane is under two pixels on a
+// 1080-pixel screen and the messages between them are a blur.
+const MaxLanes = 256
+
+// The heat-strip's resolution: HeatCols time slices by at most HeatRows
+// groups of ranks, fixed at build time, so a frame costs one Grid item
+// whatever the schedule's size, and the backend scales the cells to the
+// canvas.
+const (
+	HeatCols = 240
+	HeatRows = 256
+)
+
+// heat is a side's CPU occupancy: busy[row*HeatCols+col] is the fraction
+// of the group's CPU time in the slice spent on o, calc or noise.
+type heat struct {
+	rows  int
+	per   int     // ranks per row (the last row may hold fewer)
+	slice float64 // ns per column
+	busy  []float64
+}
+
+func newHeat(sd *side) *heat {
+	tl := sd.res.Timeline
+	h := &heat{rows: min(sd.ranks, HeatRows)}
+	h.per = (sd.ranks + h.rows - 1) / h.rows
+	h.rows = (sd.ranks + h.per - 1) / h.per
+	h.slice = float64(max(sd.res.End, 1)) / HeatCols
+	h.busy = make([]float64, h.rows*HeatCols)
+	for r := range sd.ranks {
+		first, end := sd.s.RankOps(r)
+		row := h.busy[(r/h.per)*HeatCols:][:HeatCols]
+		for i := first; i < end; i++ {
+			rec := tl.Ops[i]
+			if rec.Start < 0 {
+				continue
+			}
+			h.add(row, float64(rec.Start), float64(rec.End+rec.Stall))
+		}
+	}
+	for row := range h.rows {
+		n := min(h.per, sd.ranks-row*h.per)
+		for c := range HeatCols {
+			h.busy[row*HeatCols+c] /= float64(n) * h.slice
+		}
+	}
+	return h
+}
+
+// add spreads busy time [a, b) over the slices it overlaps.
+func (h *heat) add(row []float64, a, b float64) {
+	if !(b > a) {
+		return
+	}
+	c0 := min(int(a/h.slice), HeatCols-1)
+	for c := c0; c < HeatCols; c++ {
+		lo, hi := float64(c)*h.slice, float64(c+1)*h.slice
+		if c == HeatCols-1 {
+			hi = b
+		}
+		if lo >= b {
+			break
+		}
+		row[c] += min(b, hi) - max(a, lo)
+	}
+}
+
+// critRank maps a rank to its heat row's centre, in rows.
+func (h *heat) critRank(rank int) float64 {
+	return (float64(rank) + 0.5) / float64(h.per)
+}
