@@ -79,7 +79,7 @@ type nbcStudy struct {
 	sensMatrix []int     // matrix sizes n of the sensitivity maps
 
 	// calib holds the values calibrated on the 2-node figure, by reading
-	// of NBC_Test (nbcReadings); run fills it before the sweep.
+	// variant (nbcVariants); run fills it before the sweep.
 	calib map[string]*nbcCalibration
 
 	jobs  []nbc.Params
@@ -409,7 +409,7 @@ func (s *nbcStudy) page(r *nbcResults) (report.Page, error) {
 	})
 	p.Sections = append(p.Sections, report.Section{
 		Title: "Calibrated on 2 nodes, predicted at 32",
-		Intro: "The paper names the mechanisms behind NBCT's and TCC's smaller speedups (thread creation and mutual exclusion, one compute thread fewer, synchronisation between the progress thread and the compute threads) and puts NBC_Test once per outer-loop iteration of the OpenMP-parallel loop, but gives none of their magnitudes, and its figures' absolute times were lost. Each mechanism is a parameter of the engine; the unknown magnitudes are fitted to the 2-node figure alone and the 32-node figure is then predicted. Both readings of who calls NBC_Test are calibrated: every compute thread (the call in the parallel loop's body, the paper's reading and the default) and the main thread only.",
+		Intro: "The paper names the mechanisms behind NBCT's and TCC's smaller speedups (thread creation and mutual exclusion, one compute thread fewer, synchronisation between the progress thread and the compute threads) and puts NBC_Test once per outer-loop iteration of the OpenMP-parallel loop, but gives none of their magnitudes, and its figures' absolute times were lost. Each mechanism is a parameter of the engine; the unknown magnitudes are fitted to the 2-node figure alone and the 32-node figure is then predicted. Both readings of who calls NBC_Test are calibrated: every compute thread (the call in the parallel loop's body, the paper's reading and the default) and the main thread only; and the paper's reading once more with every magnitude held to its physically plausible range, to see how much of the 2-node figure plausible magnitudes explain.",
 		Items: []any{s.calibTable(), s.predictTable(r), s.calibChart(r)},
 	})
 	var sens []any

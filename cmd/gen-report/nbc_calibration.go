@@ -80,6 +80,40 @@ type nbcCalibration struct {
 	Fit         fit.Result
 }
 
+// nbcVariant is one way of calibrating: a reading of NBC_Test, and the
+// search box (the wide one, or the physically plausible one).
+type nbcVariant struct {
+	Key         string // the study's key (s.calib)
+	TestThreads string
+	Plausible   bool // search within [PlausLo, PlausHi] instead of [Lo, Hi]
+	Label       string
+}
+
+// nbcVariants: the paper's reading of NBC_Test (every thread) in the wide
+// box, the default; the main thread only (the model before issue 12); and
+// the paper's reading held to the plausible box, which says how much of
+// the 2-node figure plausible magnitudes can explain.
+var nbcVariants = []nbcVariant{
+	{"all", nbc.TestAll, false, "every thread tests"},
+	{"master", nbc.TestMaster, false, "main thread tests"},
+	{"plausible", nbc.TestAll, true, "every thread tests, plausible box"},
+}
+
+// The keys of nbcVariants the page names.
+const (
+	nbcVarAll       = "all"
+	nbcVarMaster    = "master"
+	nbcVarPlausible = "plausible"
+)
+
+// box is the search box of unknown u under variant v.
+func (v nbcVariant) box(u nbcUnknown) (lo, hi float64) {
+	if v.Plausible {
+		return u.PlausLo, u.PlausHi
+	}
+	return u.Lo, u.Hi
+}
+
 // apply sets the calibrated values in p.
 func (c *nbcCalibration) apply(p nbc.Params) nbc.Params {
 	for i, u := range nbcUnknowns {
@@ -97,18 +131,19 @@ const nbcCalibEvals = 120
 // hardware defaults: the speedups have plateaus and cliffs in the unknowns
 // (NBC_Test calls cost nothing until they saturate the library's lock,
 // then a lot), and a simplex only walks down the slope it starts on.
-func nbcCalibStarts() [][]float64 {
+func nbcCalibStarts(v nbcVariant) [][]float64 {
 	n := len(nbcUnknowns)
 	var out [][]float64
 	for mask := range 1 << n {
 		x := make([]float64, n)
 		for i, u := range nbcUnknowns {
-			v := u.PlausLo
+			c := u.PlausLo
 			if mask>>i&1 == 1 {
-				v = u.PlausHi
+				c = u.PlausHi
 			}
 			// Strictly inside the box: a plausible bound may be the box's.
-			x[i] = min(max(v, u.Lo+1e-3*(u.Hi-u.Lo)), u.Hi-1e-3*(u.Hi-u.Lo))
+			lo, hi := v.box(u)
+			x[i] = min(max(c, lo+1e-3*(hi-lo)), hi-1e-3*(hi-lo))
 		}
 		out = append(out, x)
 	}
@@ -118,15 +153,15 @@ func nbcCalibStarts() [][]float64 {
 // calibrateNbc fits the unknowns so that the model's speedups on setup's
 // experiment match targets, the paper's speedups of that figure only:
 // nothing else enters (TestCalibrationSees2NodesOnly checks it).
-func calibrateNbc(setup func(nbc.Method) nbc.Params, targets map[nbc.Method]float64, testThreads string) (*nbcCalibration, error) {
+func calibrateNbc(setup func(nbc.Method) nbc.Params, targets map[nbc.Method]float64, v nbcVariant) (*nbcCalibration, error) {
 	// The key is everything the calibration sees (fmt prints maps sorted).
-	key := fmt.Sprintf("%s|%v|%+v", testThreads, targets, setup(nbc.NBCFTest))
+	key := fmt.Sprintf("%+v|%v|%+v", v, targets, setup(nbc.NBCFTest))
 	nbcCalibMemo.Lock()
 	defer nbcCalibMemo.Unlock()
 	if c, ok := nbcCalibMemo.m[key]; ok && !nbcCalibMemo.off {
 		return c, nil
 	}
-	c, err := calibrateNbcOnce(setup, targets, testThreads)
+	c, err := calibrateNbcOnce(setup, targets, v)
 	if err == nil {
 		nbcCalibMemo.m[key] = c
 	}
@@ -142,10 +177,12 @@ var nbcCalibMemo = struct {
 	off bool
 }{m: map[string]*nbcCalibration{}}
 
-func calibrateNbcOnce(setup func(nbc.Method) nbc.Params, targets map[nbc.Method]float64, testThreads string) (*nbcCalibration, error) {
+func calibrateNbcOnce(setup func(nbc.Method) nbc.Params, targets map[nbc.Method]float64, v nbcVariant) (*nbcCalibration, error) {
+	testThreads := v.TestThreads
 	ps := make([]fit.Param, len(nbcUnknowns))
 	for i, u := range nbcUnknowns {
-		ps[i] = fit.Param{Name: u.Field, Lo: u.Lo, Hi: u.Hi, Start: u.Start}
+		lo, hi := v.box(u)
+		ps[i] = fit.Param{Name: u.Field, Lo: lo, Hi: hi, Start: u.Start}
 	}
 	c := &nbcCalibration{TestThreads: testThreads}
 	res, err := fit.LeastSquares(ps, func(x []float64) ([]float64, error) {
@@ -166,9 +203,9 @@ func calibrateNbcOnce(setup func(nbc.Method) nbc.Params, targets map[nbc.Method]
 		}
 		wg.Wait()
 		return r, errors.Join(errs...)
-	}, fit.Options{MaxEvals: nbcCalibEvals, Restarts: 1, Tol: 1e-7, Starts: nbcCalibStarts()})
+	}, fit.Options{MaxEvals: nbcCalibEvals, Restarts: 1, Tol: 1e-7, Starts: nbcCalibStarts(v)})
 	if err != nil {
-		return nil, fmt.Errorf("nbc calibration (%s): %w", testThreads, err)
+		return nil, fmt.Errorf("nbc calibration (%s): %w", v.Label, err)
 	}
 	c.Values, c.Fit = res.X, res
 	return c, nil
@@ -183,31 +220,17 @@ func (c *nbcCalibration) flags() string {
 	return strings.Join(append(s, "-test_threads "+c.TestThreads), " ")
 }
 
-// nbcReadings are the two readings of "NBC_Test once per outer-loop
-// iteration": every compute thread (the paper's: the call is in the OpenMP
-// loop's body), the default, and the main thread only (the model before
-// issue 12), each calibrated on its own.
-var nbcReadings = []string{nbc.TestAll, nbc.TestMaster}
-
-// readingLabel names a reading for the page.
-func readingLabel(rd string) string {
-	if rd == nbc.TestMaster {
-		return "main thread tests"
-	}
-	return "every thread tests"
-}
-
-// calibrate fits the unknowns under each reading on the 2-node figure and
+// calibrate fits the unknowns in each variant on the 2-node figure and
 // queues the runs that use them.
 func (s *nbcStudy) calibrate() error {
 	set := nbcSetups[nbcCalibSetup]
 	cs := map[string]*nbcCalibration{}
-	for _, rd := range nbcReadings {
-		c, err := calibrateNbc(set.params, paperSpeedups[set.Nodes], rd)
+	for _, v := range nbcVariants {
+		c, err := calibrateNbc(set.params, paperSpeedups[set.Nodes], v)
 		if err != nil {
 			return err
 		}
-		cs[rd] = c
+		cs[v.Key] = c
 	}
 	s.setCalibration(cs)
 	return nil
@@ -218,10 +241,10 @@ func (s *nbcStudy) calibrate() error {
 // each reading, and the sensitivity grid under the paper's reading.
 func (s *nbcStudy) setCalibration(cs map[string]*nbcCalibration) {
 	s.calib = cs
-	for _, rd := range nbcReadings {
+	for _, v := range nbcVariants {
 		for si := range nbcSetups {
 			for _, m := range nbcCalibMethods {
-				s.add(s.calibPoint(rd, si, m))
+				s.add(s.calibPoint(v.Key, si, m))
 			}
 		}
 	}
@@ -236,17 +259,17 @@ func (s *nbcStudy) setCalibration(cs map[string]*nbcCalibration) {
 	}
 }
 
-// calibPoint is one of the paper's cases with the values calibrated under
-// reading rd.
-func (s *nbcStudy) calibPoint(rd string, si int, m nbc.Method) nbc.Params {
-	return s.calib[rd].apply(s.paperCase(si, m))
+// calibPoint is one of the paper's cases with the values calibrated in
+// variant key.
+func (s *nbcStudy) calibPoint(key string, si int, m nbc.Method) nbc.Params {
+	return s.calib[key].apply(s.paperCase(si, m))
 }
 
 // sensPoint is a case at another message and matrix size, calibrated
 // under the paper's reading: the sensitivity to the compute/communication
 // ratio that the paper's lost absolute times would have fixed.
 func (s *nbcStudy) sensPoint(si int, m nbc.Method, msg float64, matrix int) nbc.Params {
-	p := s.calibPoint(nbc.TestAll, si, m)
+	p := s.calibPoint(nbcVarAll, si, m)
 	p.Msg, p.Matrix = msg, matrix
 	return p
 }
@@ -258,12 +281,12 @@ type nbcPrediction struct {
 	Method    nbc.Method
 	Paper     float64
 	Hardware  float64
-	Cal       map[string]float64 // by reading
+	Cal       map[string]float64 // by variant
 	Predicted bool               // the 32-node figure: not seen by the calibration
 }
 
-// Err is the calibrated model's error under reading rd.
-func (p nbcPrediction) Err(rd string) float64 { return p.Cal[rd] - p.Paper }
+// Err is the calibrated model's error in variant key.
+func (p nbcPrediction) Err(key string) float64 { return p.Cal[key] - p.Paper }
 
 func (s *nbcStudy) predictions(r *nbcResults) []nbcPrediction {
 	var out []nbcPrediction
@@ -271,8 +294,8 @@ func (s *nbcStudy) predictions(r *nbcResults) []nbcPrediction {
 		for _, m := range nbcCalibMethods {
 			p := nbcPrediction{Nodes: set.Nodes, Method: m, Paper: paperSpeedups[set.Nodes][m],
 				Hardware: r.at(s.paperCase(si, m)).Speedup, Cal: map[string]float64{}, Predicted: si != nbcCalibSetup}
-			for _, rd := range nbcReadings {
-				p.Cal[rd] = r.at(s.calibPoint(rd, si, m)).Speedup
+			for _, v := range nbcVariants {
+				p.Cal[v.Key] = r.at(s.calibPoint(v.Key, si, m)).Speedup
 			}
 			out = append(out, p)
 		}
@@ -299,31 +322,40 @@ func fmtUnit(u nbcUnknown, v float64) string { return fmt.Sprintf("%.3g", v/u.Sc
 func (s *nbcStudy) calibTable() *report.Table {
 	d := nbc.Default()
 	t := &report.Table{
-		ID:    "nbc-calibrated",
-		Title: "The magnitudes the paper names without numbers, calibrated on the 2-node figure",
-		Header: []string{"parameter (eval nbc flag)", "the paper's mechanism", "unit", "hardware default",
-			"calibrated, " + readingLabel(nbc.TestAll), "calibrated, " + readingLabel(nbc.TestMaster), "search box", "physically plausible?"},
+		ID:     "nbc-calibrated",
+		Title:  "The magnitudes the paper names without numbers, calibrated on the 2-node figure",
+		Header: []string{"parameter (eval nbc flag)", "the paper's mechanism", "unit", "hardware default"},
 	}
+	for _, v := range nbcVariants {
+		t.Header = append(t.Header, "calibrated, "+v.Label)
+	}
+	t.Header = append(t.Header, "search box (plausible box)", "physically plausible?")
 	for i, u := range nbcUnknowns {
 		row := []string{u.Field, u.Mechanism, u.Unit, fmtUnit(u, u.get(d))}
-		for _, rd := range nbcReadings {
-			row = append(row, fmtUnit(u, s.calib[rd].Values[i]))
-		}
 		var pl []string
-		for _, rd := range nbcReadings {
-			_, why := u.plausible(s.calib[rd].Values[i])
-			pl = append(pl, readingLabel(rd)+": "+why)
+		for _, v := range nbcVariants {
+			x := s.calib[v.Key].Values[i]
+			row = append(row, fmtUnit(u, x))
+			if !v.Plausible {
+				_, why := u.plausible(x)
+				pl = append(pl, v.Label+": "+why)
+			}
 		}
-		row = append(row, fmt.Sprintf("[%s, %s]", fmtUnit(u, u.Lo), fmtUnit(u, u.Hi)), strings.Join(pl, "; ")+" ("+u.Plausible+")")
+		row = append(row, fmt.Sprintf("[%s, %s] ([%s, %s])", fmtUnit(u, u.Lo), fmtUnit(u, u.Hi), fmtUnit(u, u.PlausLo), fmtUnit(u, u.PlausHi)),
+			strings.Join(pl, "; ")+" ("+u.Plausible+")")
 		t.Rows = append(t.Rows, row)
 	}
 	var fits []string
-	for _, rd := range nbcReadings {
-		c := s.calib[rd]
-		fits = append(fits, fmt.Sprintf("%s: residual sum of squares %.2g after %d runs of the objective (%s); rerun with gen-report eval nbc -nodes 32 -msg 500KB -matrix 30000 -method tcc %s",
-			readingLabel(rd), c.Fit.Cost, c.Fit.Evals, c.Fit.Status, c.flags()))
+	for _, v := range nbcVariants {
+		c := s.calib[v.Key]
+		var res []string
+		for i, m := range nbcCalibMethods {
+			res = append(res, fmt.Sprintf("%s %+.3f", caseName(m), c.Fit.Residuals[i]))
+		}
+		fits = append(fits, fmt.Sprintf("%s: residuals at 2 nodes %s (sum of squares %.2g) after %d runs of the objective (%s); rerun with gen-report eval nbc -nodes 32 -msg 500KB -matrix 30000 -method tcc %s",
+			v.Label, strings.Join(res, ", "), c.Fit.Cost, c.Fit.Evals, c.Fit.Status, c.flags()))
 	}
-	t.Caption = fmt.Sprintf("Least squares over the 2-node figure's three speedups (NBCF-ovlp-test %.3f, NBCT-ovlp %.3f, TCC-ovlp %.3f) and nothing else, by Nelder–Mead (gonum/optimize) within the search box, started from the hardware defaults and from every corner of the plausible box. The mutual exclusion the paper names for NBCT is the condition-variable hand-off (mutex_handoff, %.3g µs): it is paid a few times per run in both threaded cases just like the thread's creation, so the three speedups cannot tell the two apart, and it keeps its hardware value; one compute thread fewer is structural (15 instead of 16). %s.",
+	t.Caption = fmt.Sprintf("Least squares over the 2-node figure's three speedups (NBCF-ovlp-test %.3f, NBCT-ovlp %.3f, TCC-ovlp %.3f) and nothing else, by Nelder–Mead (gonum/optimize) within the search box, started from the hardware defaults and from every corner of the plausible box; the last variant searches the plausible box only. The mutual exclusion the paper names for NBCT is the condition-variable hand-off (mutex_handoff, %.3g µs): it is paid a few times per run in both threaded cases just like the thread's creation, so the three speedups cannot tell the two apart, and it keeps its hardware value; one compute thread fewer is structural (15 instead of 16). %s.",
 		paperSpeedups[2][nbc.NBCFTest], paperSpeedups[2][nbc.NBCT], paperSpeedups[2][nbc.TCC], d.MutexHandoff*1e6, strings.Join(fits, ". "))
 	return t
 }
@@ -332,19 +364,23 @@ func (s *nbcStudy) calibTable() *report.Table {
 // beside the paper's and the hardware defaults'.
 func (s *nbcStudy) predictTable(r *nbcResults) *report.Table {
 	t := &report.Table{
-		ID:    "nbc-predict",
-		Title: "Calibrated on 2 nodes, predicted at 32: overlap speedups",
-		Header: []string{"nodes", "case", "role", "paper", "hardware defaults",
-			"calibrated, " + readingLabel(nbc.TestAll), "error", "calibrated, " + readingLabel(nbc.TestMaster), "error"},
+		ID:     "nbc-predict",
+		Title:  "Calibrated on 2 nodes, predicted at 32: overlap speedups",
+		Header: []string{"nodes", "case", "role", "paper", "hardware defaults"},
+	}
+	for _, v := range nbcVariants {
+		t.Header = append(t.Header, "calibrated, "+v.Label, "error")
 	}
 	for _, p := range s.predictions(r) {
 		role := "fitted (the calibration's target)"
 		if p.Predicted {
 			role = "predicted (never seen by the calibration)"
 		}
-		t.Rows = append(t.Rows, []string{fmt.Sprint(p.Nodes), caseName(p.Method), role, fmt.Sprintf("%.3f", p.Paper), fmt.Sprintf("%.3f", p.Hardware),
-			fmt.Sprintf("%.3f", p.Cal[nbc.TestAll]), fmt.Sprintf("%+.3f", p.Err(nbc.TestAll)),
-			fmt.Sprintf("%.3f", p.Cal[nbc.TestMaster]), fmt.Sprintf("%+.3f", p.Err(nbc.TestMaster))})
+		row := []string{fmt.Sprint(p.Nodes), caseName(p.Method), role, fmt.Sprintf("%.3f", p.Paper), fmt.Sprintf("%.3f", p.Hardware)}
+		for _, v := range nbcVariants {
+			row = append(row, fmt.Sprintf("%.3f", p.Cal[v.Key]), fmt.Sprintf("%+.3f", p.Err(v.Key)))
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	t.Caption = "Speedup = the baseline's time over the case's (LibNBC's cases against NBCF-noovlp, TCC against MPI), every case simulated with the calibrated values; error = calibrated − paper. The 32-node rows are a prediction: the 32-node figure's numbers never enter the calibration (a test perturbs them and checks that the calibrated values stay bit-identical)."
 	return t
@@ -354,15 +390,15 @@ func (s *nbcStudy) predictTable(r *nbcResults) *report.Table {
 func (s *nbcStudy) calibChart(r *nbcResults) *report.BarChart {
 	x := report.Axis{Name: "case"}
 	series := []report.BarSeries{{Name: "paper"}, {Name: "hardware defaults"}}
-	for _, rd := range nbcReadings {
-		series = append(series, report.BarSeries{Name: "calibrated on 2 nodes, " + readingLabel(rd)})
+	for _, v := range nbcVariants {
+		series = append(series, report.BarSeries{Name: "calibrated on 2 nodes, " + v.Label})
 	}
 	for _, p := range s.predictions(r) {
 		x.Labels = append(x.Labels, fmt.Sprintf("%s, %d nodes", caseName(p.Method), p.Nodes))
 		series[0].Values = append(series[0].Values, p.Paper)
 		series[1].Values = append(series[1].Values, p.Hardware)
-		for i, rd := range nbcReadings {
-			series[2+i].Values = append(series[2+i].Values, p.Cal[rd])
+		for i, v := range nbcVariants {
+			series[2+i].Values = append(series[2+i].Values, p.Cal[v.Key])
 		}
 	}
 	return &report.BarChart{
@@ -406,7 +442,7 @@ func (s *nbcStudy) sensMap(r *nbcResults, si int, m nbc.Method) *report.HeatMap 
 			}
 		}
 	}
-	ours := r.at(s.calibPoint(nbc.TestAll, si, m)).Speedup
+	ours := r.at(s.calibPoint(nbcVarAll, si, m)).Speedup
 	return &report.HeatMap{
 		ID:    fmt.Sprintf("nbc-sens-%d-%s", set.Nodes, m),
 		Title: fmt.Sprintf("%s, %d nodes: overlap speedup over message size × matrix size (calibrated)", caseName(m), set.Nodes),
