@@ -1,0 +1,182 @@
+// schedule.js brings GOAL files into the "schedule" scene: a file picker
+// and drag and drop on the page, and same-origin URLs (?goal=PATH for side
+// A, ?goal2=PATH for side B; a page URL the visualizer wrote, with
+// file=url:PATH, reloads the same way). It adds commlab.loadGOAL(text,
+// name, slot) to the API: the wasm parses the text (errors name the line
+// and column) and the file becomes a choice of the file field `slot`
+// ("file", the default, or "file2"), which is then selected.
+//
+// It runs before scene.js (both deferred, in document order), so that it
+// can take the URL parameters the wasm does not know out of the address
+// before the wasm reads it.
+'use strict';
+
+(function () {
+  const params = new URLSearchParams(location.search);
+  if (params.get('scene') !== 'schedule') {
+    return;
+  }
+
+  // Same-origin paths to load once the API is up, by slot.
+  const pending = [];
+  function takeURL(key, slot) {
+    let v = params.get(key);
+    if (v === null) {
+      return;
+    }
+    if (key.startsWith('file')) {
+      if (!v.startsWith('url:')) {
+        return;
+      }
+      v = v.slice(4);
+    }
+    params.delete(key);
+    pending.push({ path: v, slot: slot });
+  }
+  takeURL('goal', 'file');
+  takeURL('file', 'file');
+  takeURL('goal2', 'file2');
+  takeURL('file2', 'file2');
+  if (pending.length > 0) {
+    history.replaceState(null, '', '?' + params.toString());
+  }
+
+  let note = null; // the panel's message line
+
+  function say(msg, bad) {
+    if (note) {
+      note.textContent = msg;
+      note.classList.toggle('error', !!bad);
+    }
+  }
+
+  function loadGOAL(text, name, slot, kind) {
+    slot = slot === 'file2' ? 'file2' : 'file';
+    if (typeof window.commlabLoadGOAL !== 'function') {
+      return { ok: false, key: '', errors: [{ key: slot, message: 'the visualizer is not running' }] };
+    }
+    const r = window.commlabLoadGOAL(String(text), String(name || 'loaded.goal'), kind || 'upload');
+    if (!r.ok) {
+      say(r.error, true);
+      return { ok: false, key: '', errors: [{ key: slot, message: r.error }] };
+    }
+    const select = document.getElementById('field-' + slot);
+    if (select && select.tagName === 'SELECT' && !Array.from(select.options).some(function (o) { return o.value === r.key; })) {
+      const o = document.createElement('option');
+      o.value = r.key;
+      o.textContent = r.key;
+      select.appendChild(o);
+    }
+    const change = {};
+    change[slot] = r.key;
+    if (slot === 'file2') {
+      change.compare = 'file';
+    }
+    const res = window.commlab.setParams(change);
+    say(res.ok ? 'loaded ' + r.key : res.errors.map(function (e) { return e.message; }).join('; '), !res.ok);
+    return { ok: res.ok, key: r.key, errors: res.errors };
+  }
+
+  function fetchPath(p) {
+    let u;
+    try {
+      u = new URL(p.path, location.href);
+    } catch (e) {
+      say('goal=' + p.path + ': not a URL', true);
+      return Promise.resolve();
+    }
+    if (u.origin !== location.origin) {
+      say('goal=' + p.path + ': only files from this site (' + location.origin + ') can be loaded', true);
+      return Promise.resolve();
+    }
+    return fetch(u.href)
+      .then(function (resp) {
+        if (!resp.ok) {
+          throw new Error('HTTP ' + resp.status);
+        }
+        return resp.text();
+      })
+      .then(function (text) {
+        loadGOAL(text, u.pathname, p.slot, 'url');
+      })
+      .catch(function (err) {
+        say(u.pathname + ': ' + err.message, true);
+      });
+  }
+
+  function readFile(file, slot) {
+    file.text().then(function (text) {
+      loadGOAL(text, file.name, slot, 'upload');
+    }, function (err) {
+      say(file.name + ': ' + err.message, true);
+    });
+  }
+
+  function buildPanel() {
+    const panel = document.getElementById('panel');
+    if (!panel || document.body.classList.contains('embed')) {
+      return;
+    }
+    const sec = document.createElement('section');
+    sec.id = 'goal-files';
+    const h = document.createElement('h2');
+    h.textContent = 'GOAL files';
+    sec.appendChild(h);
+    for (const slot of ['file', 'file2']) {
+      const div = document.createElement('div');
+      div.className = 'field';
+      const label = document.createElement('label');
+      label.htmlFor = 'goal-' + slot;
+      label.textContent = slot === 'file' ? 'open (A)' : 'open (B)';
+      const input = document.createElement('input');
+      input.type = 'file';
+      input.id = 'goal-' + slot;
+      input.accept = '.goal,.txt,text/plain';
+      input.addEventListener('change', function () {
+        if (input.files.length > 0) {
+          readFile(input.files[0], slot);
+        }
+      });
+      div.append(label, input);
+      sec.appendChild(div);
+    }
+    const help = document.createElement('p');
+    help.className = 'note';
+    help.textContent = 'Or drop a .goal file on the page (Shift for side B), or add ?goal=PATH to the address for a file on this site.';
+    note = document.createElement('p');
+    note.className = 'note';
+    note.setAttribute('role', 'status');
+    sec.append(help, note);
+    const params = document.getElementById('h-params');
+    const after = params ? params.closest('section') : null;
+    if (after && after.nextSibling) {
+      panel.insertBefore(sec, after.nextSibling);
+    } else {
+      panel.appendChild(sec);
+    }
+  }
+
+  document.addEventListener('dragover', function (e) {
+    if (e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files')) {
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+    }
+  });
+  document.addEventListener('drop', function (e) {
+    if (!e.dataTransfer || e.dataTransfer.files.length === 0) {
+      return;
+    }
+    e.preventDefault();
+    readFile(e.dataTransfer.files[0], e.shiftKey ? 'file2' : 'file');
+  });
+
+  window.addEventListener('commlab-ready', function () {
+    window.commlab.loadGOAL = loadGOAL;
+    // After scene.js has built the controls (its listener runs after this
+    // one), so that a loaded file's option lands in the file select.
+    setTimeout(function () {
+      buildPanel();
+      pending.reduce(function (p, item) { return p.then(function () { return fetchPath(item); }); }, Promise.resolve());
+    }, 0);
+  }, { once: true });
+})();
