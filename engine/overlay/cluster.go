@@ -22,11 +22,26 @@ type cluster struct {
 // Nodes mod Switches take one more), all under one core switch, which is
 // the only switch when Switches is 1. For the paper's 64 nodes over 6
 // switches it is topology.PaperExperiment.
+//
+// With Fill > 0 the leaf switches are filled in order, Fill nodes each,
+// the last taking the rest, all under one core switch.
 func Cluster(p Params) (*topology.Tree, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return topology.Spread(p.Nodes, p.Switches)
+	if p.Fill == 0 || p.Switches == 1 {
+		return topology.Spread(p.Nodes, p.Switches)
+	}
+	t := &topology.Tree{Switches: []topology.Switch{{ID: 0, Parent: -1}}}
+	for s := range p.Switches {
+		sw := topology.Switch{ID: s + 1, Parent: 0}
+		for v := s * p.Fill; v < min(p.Nodes, (s+1)*p.Fill); v++ {
+			t.Nodes = append(t.Nodes, fmt.Sprintf("n%d", v))
+			sw.Nodes = append(sw.Nodes, v)
+		}
+		t.Switches = append(t.Switches, sw)
+	}
+	return t, t.Validate()
 }
 
 // ProcNode is the node process proc runs on when procs processes share

@@ -30,22 +30,28 @@
 //
 // RunIS simulates NPB IS on engine/des: each iteration every process
 // buckets its keys, the bucket sizes are allreduced (recursive doubling:
-// log2 P rounds of one message of Buckets × 4 bytes), and the keys are
-// exchanged all-to-all-v as P−1 point-to-point messages per process, sent
-// at once; after receiving all of them the process ranks its keys. The
-// keys are drawn as NPB draws them (mean of four uniforms) and the buckets
-// are split over the processes as NPB's rank() splits them, so the
-// message sizes are IS's own. Phoenix, the paper's runtime, replaces MPI's
-// collectives by point-to-point messages the same way (Section 4.2).
+// log2 P rounds of one message of Buckets × 4 bytes), the send counts are
+// exchanged all-to-all (NPB's MPI_Alltoall of send_count: a 4-byte message
+// to every process), and once a process has every count the keys are
+// exchanged all-to-all-v; after receiving all of them the process ranks
+// its keys. Both exchanges post their P−1 sends at once in the order of
+// Params.Pattern, and ChunkBytes splits key messages into chunks sent one
+// after another. The keys are drawn as NPB draws them (mean of four
+// uniforms) and the buckets are split over the processes as NPB's rank()
+// splits them, so the message sizes are IS's own. Phoenix, the paper's
+// runtime, replaces MPI's collectives by point-to-point messages the same
+// way (Section 4.2). ReuseDistances says, for the same messages, how soon
+// each destination without a static connection comes back, and so what a
+// shortcut cache of C can serve.
 //
 // The costs, each a named parameter:
 //
 //   - the path: a message crosses the links of its path in the switch tree
 //     (node to leaf switch, switches up to the common ancestor and down,
 //     switch to node), taking Latency + HopLatency per switch plus
-//     bytes/Bandwidth; links serve messages in injection order, so
-//     messages sharing a link (two processes of one node, an uplink between
-//     switches) contend;
+//     bytes/Bandwidth; each link serves messages in the order their heads
+//     reach it, so messages sharing a link (two processes of one node, an
+//     uplink between switches) contend;
 //   - CPU: one CPU per process serves its jobs in order; a message costs
 //     its sender and its receiver MsgCPU plus PollPerConn for every open
 //     connection (select() scans them all); a relay pays a receive, a send,

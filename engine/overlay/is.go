@@ -16,6 +16,7 @@ const (
 	evArrive              // a message reaches the next process; ID = message
 	evSyn                 // a shortcut's connection request reaches its far end; ID = connection
 	evReady               // the reply reaches the opener: the shortcut is ready; ID = connection
+	evHop                 // a message's head reaches the next link of its path; ID = message
 )
 
 // What a CPU job is.
@@ -30,15 +31,26 @@ const (
 	jTeardown              // closing an evicted shortcut
 )
 
-// Message tags: allreduce rounds are 0 … rounds−1, the key exchange is
-// tagKeys.
-const tagKeys = -1
+// Message tags: allreduce rounds are 0 … rounds−1, the exchange of the
+// send counts is tagCounts, the keys' all-to-all-v tagKeys.
+const (
+	tagKeys   = -1
+	tagCounts = -2
+)
+
+// The exchange's phases of a process (is.phase).
+const (
+	phNone   int8 = iota // bucketing, allreduce or ranking
+	phCounts             // the send counts' all-to-all
+	phKeys               // the keys' all-to-all-v
+)
 
 type job struct {
-	proc  int32
-	kind  uint8
-	id    int32 // message or connection
-	start float64
+	proc       int32
+	kind       uint8
+	id         int32 // message or connection
+	next       int32 // the job queued after it on the same CPU, -1 for none
+	start, end float64
 }
 
 type message struct {
@@ -47,7 +59,10 @@ type message struct {
 	tag      int32
 	iter     int32
 	bytes    float64
+	keys     int32   // keys it carries (a chunk of a key message: its share)
 	sent     float64 // when it left its current holder
+	tail     float64 // when its tail left the last link it crossed
+	hop      int32   // the next link of its path, by index
 	relayed  bool
 }
 
@@ -66,15 +81,22 @@ type is struct {
 	linkFree []float64
 	jobs     []job
 	freeJobs []int32
-	msgs     []message
-	freeMsgs []int32
-	pathBuf  []int
+	// Each CPU's queue of jobs (linked through job.next): only the job at
+	// the head has its end in the event queue, so the event queue holds
+	// one job per process rather than every send a process has posted.
+	qHead, qTail []int32
+	msgs         []message
+	freeMsgs     []int32
+	pathBuf      []int
 
 	counts []int32 // counts[src·P+dst]: keys src sends dst
+	expect []int32 // expect[dst]: key messages (chunks) dst receives per iteration
+	perm   []int32 // Pattern random: perm[(it·P+i)·(P−1)+k] is i's k-th destination
 	// Program state per process.
 	iter, round []int32
-	exchanging  []bool
+	phase       []int8
 	arGot       []bool  // [proc][iter·rounds + round]: allreduce message received
+	countsGot   []int32 // [proc][iter]: send-count messages received
 	keysGot     []int32 // [proc][iter]: key messages received
 	keysRecv    []int64 // [proc][iter]: keys received
 	done        []float64
@@ -134,9 +156,20 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace) (Result, error
 	}
 	s.cs = NewConnections(adj, p.Cache, s.bufferBytes)
 	s.counts = drawCounts(p, rng)
+	s.expect = make([]int32, P)
+	for src := range P {
+		for dst := range P {
+			if src != dst {
+				s.expect[dst] += int32(chunks(p, s.counts[src*P+dst]))
+			}
+		}
+	}
+	if p.Pattern == PatternRandom {
+		s.perm = drawOrders(p, rng)
+	}
 	// Every message makes a Send or a Relay event; a relayed one often
 	// also a shortcut's open, ready and an eviction.
-	s.res.Events = make([]ConnEvent, 0, P*P+p.Iterations*P*(P+s.rounds)*2)
+	s.res.Events = make([]ConnEvent, 0, P*P+p.Iterations*P*(2*P+s.rounds)*2)
 	for a, ns := range adj {
 		for _, b := range ns {
 			if a < b {
@@ -152,10 +185,15 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace) (Result, error
 	}
 
 	s.cpuFree = make([]float64, P)
+	s.qHead, s.qTail = make([]int32, P), make([]int32, P)
+	for i := range P {
+		s.qHead[i], s.qTail[i] = -1, -1
+	}
 	s.linkFree = make([]float64, cl.numLinks())
 	s.iter, s.round = make([]int32, P), make([]int32, P)
-	s.exchanging = make([]bool, P)
+	s.phase = make([]int8, P)
 	s.arGot = make([]bool, P*p.Iterations*s.rounds)
+	s.countsGot = make([]int32, P*p.Iterations)
 	s.keysGot = make([]int32, P*p.Iterations)
 	s.keysRecv = make([]int64, P*p.Iterations)
 	s.done = make([]float64, P)
@@ -262,8 +300,14 @@ func (s *is) cpu(proc int, t, dur float64, kind uint8, id int32) {
 		j = int32(len(s.jobs))
 		s.jobs = append(s.jobs, job{})
 	}
-	s.jobs[j] = job{proc: int32(proc), kind: kind, id: id, start: start}
-	s.sim.Schedule(start+dur, evJob, j)
+	s.jobs[j] = job{proc: int32(proc), kind: kind, id: id, next: -1, start: start, end: start + dur}
+	if s.qHead[proc] < 0 {
+		s.qHead[proc] = j
+		s.sim.Schedule(start+dur, evJob, j)
+	} else {
+		s.jobs[s.qTail[proc]].next = j
+	}
+	s.qTail[proc] = j
 }
 
 func (s *is) newMessage(m message) int32 {
@@ -281,7 +325,7 @@ func (s *is) newMessage(m message) int32 {
 func (s *is) startIteration(i int, t float64) {
 	// round −1: neither in the allreduce nor in the exchange, so messages
 	// arriving early are only counted.
-	s.round[i], s.exchanging[i] = -1, false
+	s.round[i], s.phase[i] = -1, phNone
 	n := s.p.Keys / s.p.Procs
 	if i < s.p.Keys%s.p.Procs {
 		n++
@@ -314,28 +358,110 @@ func (s *is) advance(i int, t float64) {
 			s.post(i, t, int32(s.round[i]))
 		}
 	}
-	if s.exchanging[i] {
+	if s.phase[i] != phNone {
 		return
 	}
-	// The key exchange: all-to-all-v as point-to-point messages, every
-	// send posted at once in the order i+1, i+2, … (each process starts
-	// with a different partner so no one is flooded first).
-	s.exchanging[i] = true
+	// The send counts' all-to-all (NPB IS's MPI_Alltoall of send_count:
+	// one int to every process), every send posted at once in the
+	// pattern's order; the keys follow once every count is in.
+	s.phase[i] = phCounts
+	it32 := s.iter[i]
 	for k := 1; k < s.p.Procs; k++ {
-		dst := (i + k) % s.p.Procs
-		s.sendTo(i, dst, t, tagKeys, float64(s.counts[i*s.p.Procs+dst])*s.p.KeyBytes)
+		dst := s.dest(i, int(it32), k)
+		s.sendTo(i, dst, t, tagCounts, 4, 0)
+	}
+	s.checkCounts(i, t)
+}
+
+// dest is process i's k-th destination (k = 1 … P−1) of iteration it in
+// the exchange's pattern.
+func (s *is) dest(i, it, k int) int {
+	return patternDest(s.p, s.perm, i, it, k)
+}
+
+func patternDest(p Params, perm []int32, i, it, k int) int {
+	P := p.Procs
+	switch p.Pattern {
+	case PatternPairwise:
+		if P&(P-1) == 0 {
+			return i ^ k
+		}
+	case PatternRandom:
+		return int(perm[(it*P+i)*(P-1)+k-1])
+	}
+	return (i + k) % P
+}
+
+// checkCounts starts the keys' all-to-all-v once every count of the
+// iteration is in: messages in the pattern's order, each split into
+// chunks of ChunkBytes sent one after another.
+func (s *is) checkCounts(i int, t float64) {
+	k := i*s.p.Iterations + int(s.iter[i])
+	if s.phase[i] != phCounts || int(s.countsGot[k]) != s.p.Procs-1 {
+		return
+	}
+	s.phase[i] = phKeys
+	P := s.p.Procs
+	for k := 1; k < P; k++ {
+		dst := s.dest(i, int(s.iter[i]), k)
+		keys := int(s.counts[i*P+dst])
+		n := chunks(s.p, int32(keys))
+		for c := range n {
+			part := keys/n + b2i(c < keys%n)
+			s.sendTo(i, dst, t, tagKeys, float64(part)*s.p.KeyBytes, int32(part))
+		}
 	}
 	s.checkExchange(i, t)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// chunks is how many messages a key message of keys keys is split into:
+// ceil(bytes / ChunkBytes), at least 1 (an empty message still tells the
+// receiver it has all), 1 when ChunkBytes is 0.
+func chunks(p Params, keys int32) int {
+	if p.ChunkBytes == 0 {
+		return 1
+	}
+	b := float64(keys) * p.KeyBytes
+	n := int(b / float64(p.ChunkBytes))
+	if float64(n)*float64(p.ChunkBytes) < b {
+		n++
+	}
+	return max(1, min(n, int(keys)))
+}
+
+// drawOrders draws Pattern random's orders: for every iteration and
+// process a uniform permutation of the other processes.
+func drawOrders(p Params, rng *rand.Rand) []int32 {
+	P := p.Procs
+	out := make([]int32, 0, p.Iterations*P*(P-1))
+	for range p.Iterations {
+		for i := range P {
+			o := make([]int32, 0, P-1)
+			for k := 1; k < P; k++ {
+				o = append(o, int32((i+k)%P))
+			}
+			rng.Shuffle(len(o), func(a, b int) { o[a], o[b] = o[b], o[a] })
+			out = append(out, o...)
+		}
+	}
+	return out
 }
 
 // post sends round r's allreduce message: the bucket-size array.
 func (s *is) post(i int, t float64, r int32) {
 	to, _ := s.allreducePeers(i, int(r))
-	s.sendTo(i, to, t, r, float64(s.p.Buckets)*4)
+	s.sendTo(i, to, t, r, float64(s.p.Buckets)*4, 0)
 }
 
-func (s *is) sendTo(i, dst int, t float64, tag int32, bytes float64) {
-	id := s.newMessage(message{src: int32(i), dst: int32(dst), at: int32(i), tag: tag, iter: s.iter[i], bytes: bytes})
+func (s *is) sendTo(i, dst int, t float64, tag int32, bytes float64, keys int32) {
+	id := s.newMessage(message{src: int32(i), dst: int32(dst), at: int32(i), tag: tag, iter: s.iter[i], bytes: bytes, keys: keys})
 	s.res.Messages++
 	s.cpu(i, t, s.poll(i), jSend, id)
 }
@@ -344,8 +470,8 @@ func (s *is) sendTo(i, dst int, t float64, tag int32, bytes float64) {
 // iteration has been received.
 func (s *is) checkExchange(i int, t float64) {
 	k := i*s.p.Iterations + int(s.iter[i])
-	if s.exchanging[i] && int(s.keysGot[k]) == s.p.Procs-1 {
-		s.exchanging[i] = false
+	if s.phase[i] == phKeys && s.keysGot[k] == s.expect[i] {
+		s.phase[i] = phNone
 		s.round[i] = -1 // ranking: neither allreduce nor exchange
 		own := int64(s.counts[i*s.p.Procs+i])
 		s.cpu(i, t, float64(s.keysRecv[k]+own)*s.p.KeyTime, jRank, -1)
@@ -359,6 +485,10 @@ func (s *is) Handle(sim *des.Sim, e des.Event) {
 	case evJob:
 		j := s.jobs[e.ID]
 		s.freeJobs = append(s.freeJobs, e.ID)
+		s.qHead[j.proc] = j.next
+		if j.next >= 0 {
+			s.sim.Schedule(s.jobs[j.next].end, evJob, j.next)
+		}
 		s.jobDone(j, t)
 	case evArrive:
 		m := &s.msgs[e.ID]
@@ -376,6 +506,8 @@ func (s *is) Handle(sim *des.Sim, e des.Event) {
 			// The far end accepts (the opener is a).
 			s.cpu(int(c.b), t, s.p.HandshakeCPU, jAccept, e.ID)
 		}
+	case evHop:
+		s.cross(e.ID, t)
 	case evReady:
 		if s.cs.SetReady(e.ID) {
 			c := s.cs.conns[e.ID]
@@ -409,11 +541,18 @@ func (s *is) jobDone(j job, t float64) {
 		m := s.msgs[j.id]
 		s.freeMsgs = append(s.freeMsgs, j.id)
 		k := i*s.p.Iterations + int(m.iter)
-		if m.tag == tagKeys {
+		switch m.tag {
+		case tagKeys:
 			s.keysGot[k]++
-			s.keysRecv[k] += int64(m.bytes / s.p.KeyBytes)
+			s.keysRecv[k] += int64(m.keys)
 			if m.iter == s.iter[i] {
 				s.checkExchange(i, t)
+			}
+			return
+		case tagCounts:
+			s.countsGot[k]++
+			if m.iter == s.iter[i] {
+				s.checkCounts(i, t)
 			}
 			return
 		}
@@ -480,38 +619,72 @@ func (s *is) shortcut(i, dst int, t float64) {
 }
 
 // inject puts message id on the wire from process from to process to at
-// time t. It crosses its path's links in order, each link serving messages
-// in the order they are injected (so messages sharing a link contend): it
-// starts on a link when the link is free and it has started on the one
-// before, and its tail leaves a link bytes/Bandwidth after it started
-// there, but not before it left the one before (cut-through: no link
-// waits for the whole message, none runs ahead of its feed). It arrives
-// the path latency after its tail left the last link.
+// time t. It crosses its path's links in order, and each link serves
+// messages in the order their heads reach it (a FIFO queue per link and
+// direction, so messages sharing a link contend): a message starts on a
+// link when its head is there and the link is free, and its tail leaves
+// the link bytes/Bandwidth after it started there, but not before it left
+// the one before (cut-through: no link waits for the whole message, none
+// runs ahead of its feed). It arrives the path latency after its tail left
+// the last link.
+//
+// The order is the order of arrival at each link, decided when the head
+// gets there (an event per link it has to wait for), not the order of
+// injection: reserving every link of the path at injection would let a
+// message sent early but stuck behind its own uplink hold a downlink idle
+// for messages that could use it now, so that posting all sends at one
+// instant ran slower than spreading them out: a larger select() cost made
+// "all" faster (TestSelectCostPaperCluster, TestCostsNeverHelp).
 func (s *is) inject(id int32, from, to int, t float64) {
 	m := &s.msgs[id]
 	m.from, m.at = int32(from), int32(to)
-	u, v := s.cl.procNode[from], s.cl.procNode[to]
-	var links []int
-	links, _ = s.cl.path(u, v, s.pathBuf)
+	m.sent = t
+	m.tail = t + m.bytes/s.p.Bandwidth
+	m.hop = 0
+	s.cross(id, t)
+}
+
+// cross moves message id's head over the links it reaches by time t, and
+// schedules the next step: the head at a link it has to wait for, or the
+// arrival after the last one.
+func (s *is) cross(id int32, t float64) {
+	m := &s.msgs[id]
+	u, v := s.cl.procNode[m.from], s.cl.procNode[m.at]
+	links, _ := s.cl.path(u, v, s.pathBuf)
 	s.pathBuf = links
 	xfer := m.bytes / s.p.Bandwidth
-	start, end := t, t+xfer
-	for _, l := range links {
-		start = max(start, s.linkFree[l])
-		end = max(end, start+xfer)
-		s.linkFree[l] = end
+	for int(m.hop) < len(links) {
+		l := links[m.hop]
+		if s.linkFree[l] > t {
+			// Queued behind the link's earlier messages: its head starts
+			// there when the link is free. Those already queued are served
+			// first; the head's turn is kept by the time it arrived.
+			start := s.linkFree[l]
+			m.tail = max(m.tail, start+xfer)
+			s.linkFree[l] = m.tail
+			m.hop++
+			s.sim.Schedule(start, evHop, id)
+			return
+		}
+		m.tail = max(m.tail, t+xfer)
+		s.linkFree[l] = m.tail
+		m.hop++
 	}
-	arrive := end + s.latency(from, to)
-	m.sent = t
+	from, to := int(m.from), int(m.at)
+	arrive := m.tail + s.latency(from, to)
 	if s.rec != nil {
 		class := "keys"
-		if m.tag != tagKeys {
+		switch m.tag {
+		case tagKeys:
+		case tagCounts:
+			class = "counts"
+		default:
 			class = "allreduce"
 		}
 		if m.relayed {
 			class += "-relayed"
 		}
-		s.rec.AddMessage(trace.Message{From: from, To: to, Send: t, Arrive: arrive, Step: int(m.iter), Class: class, Used: true})
+		s.rec.AddMessage(trace.Message{From: from, To: to, Send: m.sent, Arrive: arrive, Step: int(m.iter), Class: class, Used: true})
 	}
 	s.sim.Schedule(arrive, evArrive, id)
 }

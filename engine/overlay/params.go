@@ -56,6 +56,42 @@ func (p Policy) valid() bool {
 	return false
 }
 
+// Pattern is the order in which a process sends the exchange's messages
+// (the send counts' all-to-all and the keys' all-to-all-v): the order of
+// destinations decides how soon a destination comes again, and so whether
+// a shortcut cache of C can hold it until then (ReuseDistances).
+type Pattern string
+
+const (
+	// PatternShift sends to i+1, i+2, … (mod P): every process starts
+	// with a different partner, so no one is flooded first (MPICH's
+	// alltoall(v) of the day posts its sends in this order).
+	PatternShift Pattern = "shift"
+	// PatternPairwise sends to i XOR k for k = 1 … P−1 when P is a power
+	// of two (the pairwise exchange), else as shift.
+	PatternPairwise Pattern = "pairwise"
+	// PatternRandom sends in a random order, drawn anew for every process
+	// and iteration.
+	PatternRandom Pattern = "random"
+)
+
+// Patterns lists the patterns.
+var Patterns = []Pattern{PatternShift, PatternPairwise, PatternRandom}
+
+// String returns the pattern's name, its CLI and URL value.
+func (p Pattern) String() string { return string(p) }
+
+// Set parses a pattern name; with String it makes *Pattern a flag.Value.
+func (p *Pattern) Set(s string) error {
+	for _, x := range Patterns {
+		if string(x) == s {
+			*p = x
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown pattern %q (want one of shift, pairwise, random)", s)
+}
+
 // Limits of the parameters.
 const (
 	// MaxProcs bounds the processes: an IS run sends Iterations × P²
@@ -83,12 +119,25 @@ type Params struct {
 	Nodes    int `json:"nodes" help:"nodes, an integer in [1, 1024]"`
 	Procs    int `json:"procs" help:"processes, an integer in [2, 1024], at least nodes"`
 	Switches int `json:"switches" help:"leaf switches the nodes are spread over, an integer in [1, nodes]"`
+	// Fill, when not 0, fills the leaf switches in order with Fill nodes
+	// each (the last takes the rest) instead of spreading them evenly;
+	// Switches must then be ceil(Nodes / Fill). The paper's "6 switches"
+	// read as 5 leaf switches of the cluster's 14 nodes under one upper
+	// switch is Nodes 64, Switches 5, Fill 14: exactly its 31 static
+	// connections (27 on the switch, 4 others).
+	Fill int `json:"fill" help:"nodes per leaf switch, switches filled in order (0: spread evenly), an integer in [0, nodes]"`
 	// Policy picks the static connections; Cache is C, the most shortcuts
 	// one process may have open (0: never open one).
 	Policy Policy `json:"policy" help:"static connections: topology, all or random"`
 	Cache  int    `json:"cache" help:"shortcut cache size C per process, an integer in [0, procs-1]"`
 	// RandomDegree is the random policy's connections per process.
 	RandomDegree int `json:"random_degree" help:"random policy only: connections per process, an even integer in [2, procs-1]"`
+	// Pattern is the exchange's order of destinations; ChunkBytes, when
+	// not 0, splits every key message into chunks of at most that many
+	// bytes sent one after another (a message layer with a maximum
+	// message size does that), which brings a destination back at once.
+	Pattern    Pattern `json:"pattern" help:"order of the exchange's destinations: shift, pairwise or random"`
+	ChunkBytes int     `json:"chunk_bytes" help:"split key messages into chunks of at most this many bytes (0: whole messages), an integer in [0, 1073741824]"`
 
 	// The Integer Sort (NAS Parallel Benchmarks IS; class A by default:
 	// 2^23 keys in [0, 2^19), 2^10 buckets, 10 timed iterations).
@@ -147,7 +196,7 @@ type Params struct {
 func Default() Params {
 	return Params{
 		Nodes: 64, Procs: 128, Switches: 6,
-		Policy: Topology, Cache: 8, RandomDegree: 64,
+		Policy: Topology, Cache: 8, RandomDegree: 64, Pattern: PatternShift,
 		Keys: 1 << 23, MaxKey: 1 << 19, Buckets: 1 << 10, Iterations: 10,
 		KeyBytes: 4, KeyTime: 20e-9,
 		Latency: 25e-6, HopLatency: 5e-6, Bandwidth: 117e6,
@@ -183,6 +232,20 @@ func (p Params) Validate() error {
 		return &RangeError{"procs", fmt.Sprint(p.Procs), fmt.Sprintf("an integer in [%d, %d] (at least nodes)", max(2, p.Nodes), MaxProcs)}
 	}
 	if err := intRange("switches", p.Switches, 1, p.Nodes); err != nil {
+		return err
+	}
+	if err := intRange("fill", p.Fill, 0, p.Nodes); err != nil {
+		return err
+	}
+	if p.Fill > 0 && p.Switches != (p.Nodes+p.Fill-1)/p.Fill {
+		return &RangeError{"switches", fmt.Sprint(p.Switches), fmt.Sprintf("%d: with fill = %d, ceil(nodes / fill)", (p.Nodes+p.Fill-1)/p.Fill, p.Fill)}
+	}
+	switch p.Pattern {
+	case PatternShift, PatternPairwise, PatternRandom:
+	default:
+		return &RangeError{"pattern", fmt.Sprintf("%q", string(p.Pattern)), "one of shift, pairwise, random"}
+	}
+	if err := intRange("chunk_bytes", p.ChunkBytes, 0, 1<<30); err != nil {
 		return err
 	}
 	if !p.Policy.valid() {
