@@ -316,7 +316,7 @@ func (u nbcUnknown) plausible(v float64) (bool, string) {
 }
 
 // fmtUnit writes v in u's display unit.
-func fmtUnit(u nbcUnknown, v float64) string { return fmt.Sprintf("%.3g", v/u.Scale) }
+func fmtUnit(u nbcUnknown, v float64) string { return fmt.Sprintf("%.4g", v/u.Scale) }
 
 // calibTable lists the calibrated magnitudes beside the hardware defaults.
 func (s *nbcStudy) calibTable() *report.Table {
@@ -329,7 +329,7 @@ func (s *nbcStudy) calibTable() *report.Table {
 	for _, v := range nbcVariants {
 		t.Header = append(t.Header, "calibrated, "+v.Label)
 	}
-	t.Header = append(t.Header, "search box (plausible box)", "physically plausible?")
+	t.Header = append(t.Header, "search box (plausible box)", "physically plausible")
 	for i, u := range nbcUnknowns {
 		row := []string{u.Field, u.Mechanism, u.Unit, fmtUnit(u, u.get(d))}
 		var pl []string
@@ -352,8 +352,8 @@ func (s *nbcStudy) calibTable() *report.Table {
 		for i, m := range nbcCalibMethods {
 			res = append(res, fmt.Sprintf("%s %+.3f", caseName(m), c.Fit.Residuals[i]))
 		}
-		fits = append(fits, fmt.Sprintf("%s: residuals at 2 nodes %s (sum of squares %.2g) after %d runs of the objective (%s); rerun with gen-report eval nbc -nodes 32 -msg 500KB -matrix 30000 -method tcc %s",
-			v.Label, strings.Join(res, ", "), c.Fit.Cost, c.Fit.Evals, c.Fit.Status, c.flags()))
+		fits = append(fits, fmt.Sprintf("%s%s: residuals at 2 nodes %s (sum of squares %.2g) after %d runs of the objective (%s); rerun with gen-report eval nbc -nodes 32 -msg 500KB -matrix 30000 -method tcc %s",
+			strings.ToUpper(v.Label[:1]), v.Label[1:], strings.Join(res, ", "), c.Fit.Cost, c.Fit.Evals, c.Fit.Status, c.flags()))
 	}
 	t.Caption = fmt.Sprintf("Least squares over the 2-node figure's three speedups (NBCF-ovlp-test %.3f, NBCT-ovlp %.3f, TCC-ovlp %.3f) and nothing else, by Nelder–Mead (gonum/optimize) within the search box, started from the hardware defaults and from every corner of the plausible box; the last variant searches the plausible box only. The mutual exclusion the paper names for NBCT is the condition-variable hand-off (mutex_handoff, %.3g µs): it is paid a few times per run in both threaded cases just like the thread's creation, so the three speedups cannot tell the two apart, and it keeps its hardware value; one compute thread fewer is structural (15 instead of 16). %s.",
 		paperSpeedups[2][nbc.NBCFTest], paperSpeedups[2][nbc.NBCT], paperSpeedups[2][nbc.TCC], d.MutexHandoff*1e6, strings.Join(fits, ". "))
