@@ -190,9 +190,8 @@ func (c *cluster) switchWidth(g geometry, b chart.Box) float64 {
 	return max(w, 6)
 }
 
-// arcSegs is how many straight segments draw an arc: smooth enough at
-// 1080p, few enough to keep a frame of the "all" policy's hundreds of
-// arcs cheap.
+// arcSegs is a typical arc's segments, for sizing the point buffer; each
+// arc has as many as arcSegsFor says it needs to look smooth.
 const arcSegs = 14
 
 // arcDepth is how far below the row an arc between x0 and x1 dips: the

@@ -212,20 +212,22 @@ func (p *painter) tree() {
 // arc adds the arc between processes a and b from fraction f0 to f1 of
 // the way.
 func (p *painter) arc(a, b int, f0, f1 float64, st render.Style) {
-	n := max(2, int(math.Ceil(arcSegs*(f1-f0))))
+	x0, x1 := p.g.procX[a], p.g.procX[b]
+	mid, r, h := (x0+x1)/2, (x1-x0)/2, p.g.arcDepthFor(x0, x1)
+	segs := arcSegsFor(r, h)
+	n := max(2, int(math.Ceil(float64(segs)*(f1-f0))))
 	// The points come from one buffer per frame: the "all" policy draws
 	// over a thousand arcs, and one allocation each is most of a frame.
 	if cap(p.pts)-len(p.pts) < n+1 {
-		p.pts = make([]render.Point, 0, max(64*(arcSegs+1), 2*cap(p.pts)))
+		p.pts = make([]render.Point, 0, max(64*(arcSegs+1), 2*cap(p.pts), n+1))
 	}
 	pts := p.pts[len(p.pts) : len(p.pts)+n+1 : len(p.pts)+n+1]
 	p.pts = p.pts[:len(p.pts)+n+1]
-	if f0 == 0 && f1 == 1 && n == arcSegs {
+	if f0 == 0 && f1 == 1 && n == segs {
 		// A whole arc: the angles are the table's.
-		x0, x1 := p.g.procX[a], p.g.procX[b]
-		mid, r, h := (x0+x1)/2, (x1-x0)/2, p.g.arcDepthFor(x0, x1)
+		tab := arcTables[segs]
 		for i := range pts {
-			pts[i] = render.Point{X: mid - r*arcCos[i], Y: p.g.arcTop + h*arcSin[i]}
+			pts[i] = render.Point{X: mid - r*tab[0][i], Y: p.g.arcTop + h*tab[1][i]}
 		}
 	} else {
 		for i := range pts {
@@ -235,16 +237,6 @@ func (p *painter) arc(a, b int, f0, f1 float64, st render.Style) {
 	}
 	p.l.Add(render.Polyline{Points: pts, Style: st})
 }
-
-// arcCos and arcSin are the cosines and sines of a whole arc's angles,
-// πi/arcSegs (arcPoint's, so a whole arc and a partial one agree).
-var arcCos, arcSin = func() (c, s [arcSegs + 1]float64) {
-	for i := range c {
-		th := math.Pi * (float64(i) / float64(arcSegs))
-		c[i], s[i] = math.Cos(th), math.Sin(th)
-	}
-	return c, s
-}()
 
 // connections draws the connections open at the playhead, the shortcuts
 // over the static ones, and the shortcuts evicted in the last moments,
