@@ -24,7 +24,9 @@ const catalogFile = "scene/catalog/catalog.go"
 // TestWasmSizePerScene prints what each scene costs the wasm: the wasm is
 // built once in full and once per scene without it (go build -overlay
 // swaps scene/catalog's source for a copy that neither imports the scene
-// nor lists it), and a scene's cost is the difference, raw and gzip -9.
+// nor lists it, and leaves out wasm files that import the scene), and a
+// scene's cost is the difference, raw and gzip -9 (Go's compress/gzip at
+// level 9, whose output runs about 1 % larger than the gzip tool's).
 // That counts its engine and whatever else only it pulls in; code two
 // scenes share counts for neither. A measurement, so it runs only under
 // COMMLAB_BENCH=1 (`make bench`); it takes one wasm link per scene.
@@ -54,7 +56,11 @@ func TestWasmSizePerScene(t *testing.T) {
 			rows = append(rows, row{pkg: pkg, buildErr: err.Error()})
 			continue
 		}
-		raw, gz := buildSized(t, dir, filepath.Base(pkg), without)
+		drop, err := wasmFilesImporting(pkg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, gz := buildSized(t, dir, filepath.Base(pkg), without, drop...)
 		rows = append(rows, row{pkg, fullRaw - raw, fullGz - gz, ""})
 	}
 	fmt.Printf("\ncommlab wasm size per scene (each scene's cost: the full wasm minus one built without it)\n\n")
@@ -72,10 +78,42 @@ func TestWasmSizePerScene(t *testing.T) {
 	fmt.Println()
 }
 
+// wasmFilesImporting lists the wasm program's files that import pkg (a
+// scene's own hook into the page, such as the schedule scene's
+// commlab.loadGOAL), as absolute paths: a build without the scene leaves
+// them out too.
+func wasmFilesImporting(pkg string) ([]string, error) {
+	paths, err := filepath.Glob(filepath.Join(repoDir, "wasm", "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
+		if err != nil {
+			return nil, err
+		}
+		for _, im := range f.Imports {
+			if q, _ := strconv.Unquote(im.Path.Value); q == pkg {
+				abs, err := filepath.Abs(p)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, abs)
+			}
+		}
+	}
+	return out, nil
+}
+
 // buildSized builds the wasm as `make wasm` does, with catalog's source
-// replaced by catalog when it is not nil, and returns its size raw and
-// gzip -9.
-func buildSized(t *testing.T, dir, name string, catalog []byte) (raw, gz int) {
+// replaced by catalog when it is not nil and the files drop left out, and
+// returns its size raw and gzip -9.
+func buildSized(t *testing.T, dir, name string, catalog []byte, drop ...string) (raw, gz int) {
 	t.Helper()
 	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, name+".wasm")}
 	if catalog != nil {
@@ -88,7 +126,12 @@ func buildSized(t *testing.T, dir, name string, catalog []byte) (raw, gz int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		overlay := fmt.Sprintf(`{"Replace": {%q: %q}}`, orig, cat)
+		// An empty replacement deletes a file from the build.
+		overlay := fmt.Sprintf(`{"Replace": {%q: %q`, orig, cat)
+		for _, d := range drop {
+			overlay += fmt.Sprintf(`, %q: ""`, d)
+		}
+		overlay += "}}"
 		ov := filepath.Join(dir, name+"-overlay.json")
 		if err := os.WriteFile(ov, []byte(overlay), 0o644); err != nil {
 			t.Fatal(err)
