@@ -71,8 +71,8 @@ func BenchmarkButterfly2e20(b *testing.B) {
 		}
 		read, run, ops = t1.Sub(t0), time.Since(t1), s.NumOps()
 		readCPU, runCPU = c1-c0, cpuSeconds()-c1
-		if r.End <= 0 {
-			b.Fatal("empty run")
+		if r.End != 20*5642 { // TestButterflyClosedForm
+			b.Fatalf("end %d ns, want 20·5642", r.End)
 		}
 	}
 	var ru syscall.Rusage

@@ -280,3 +280,23 @@ func TestManyDepsAndClockBack(t *testing.T) {
 		}
 	}
 }
+
+// The butterfly of the benchmarks has a closed form with LogGOPSim's
+// defaults: a stage is o + L (flight) + o + 7·G (receive) + 100 (calc) =
+// 5642 ns, so P = 2^k ends at k·5642; the 2^20 benchmark checks the same.
+func TestButterflyClosedForm(t *testing.T) {
+	for _, k := range []int{1, 5, 10, 12} {
+		var buf strings.Builder
+		if err := butterflyText(&buf, 1<<k, 0); err != nil {
+			t.Fatal(err)
+		}
+		s := mustRead(t, buf.String())
+		r, err := Run(s, Default(), Noise{}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(k) * 5642; r.End != want {
+			t.Errorf("P=2^%d: end %d, want %d", k, r.End, want)
+		}
+	}
+}

@@ -148,17 +148,18 @@ func (q *queue) refill() {
 	}
 	q.last = m
 	for c := bk.head; c >= 0; {
-		ch := &q.chunks[c]
-		q.n -= int(ch.n)
-		for _, it := range ch.items[:ch.n] {
+		// q.add may grow q.chunks: index it afresh, hold no pointer
+		n, next := q.chunks[c].n, q.chunks[c].next
+		q.n -= int(n)
+		for k := range n {
+			it := q.chunks[c].items[k]
 			if it.time == m {
 				q.b0 = append(q.b0, it)
 			} else {
 				q.add(bits.Len64(it.time^m), it)
 			}
 		}
-		next := ch.next
-		ch.next = q.free
+		q.chunks[c].next = q.free
 		q.free = c
 		c = next
 	}

@@ -77,16 +77,20 @@ func ButterflyParams(p allreduce.Params) goal.Params {
 }
 
 // Summation writes the optimal LogP summation plan s as GOAL, one time
-// unit (one addition) = unit ns: per processor its operations in program
-// order, each requiring the one before (the plan's chain), a send's tag
-// its operation index so each message meets exactly its receive. GOAL
+// unit (one addition) = unit ns (Program with the plan's program). GOAL
 // has no start times: the plan's timetable (an op never starts before
 // its planned time) is dropped and the schedule runs greedily.
-func Summation(w io.Writer, s *logp.Schedule, unit float64) error {
+func Summation(w io.Writer, s *logp.Schedule, unit float64) error { return Program(w, s.Prog, unit) }
+
+// Program writes any LogP executor program as GOAL, one time unit = unit
+// ns: per processor its operations in program order with their
+// dependencies on the same processor (across processors the message is
+// the dependency), a send's tag its operation index so each message
+// meets exactly its receive, message sizes in bytes (at least 1).
+func Program(w io.Writer, prog *logp.Program, unit float64) error {
 	if !(unit > 0 && unit <= 1e9) {
 		return fmt.Errorf("export: unit = %g ns is out of range: want a number in (0, 1e9]", unit)
 	}
-	prog := s.Prog
 	gw := goal.NewWriter(w, prog.P)
 	label := make([]goal.Label, len(prog.Ops))
 	for q := range prog.P {
@@ -104,7 +108,7 @@ func Summation(w io.Writer, s *logp.Schedule, unit float64) error {
 				label[i] = gw.Recv(uint64(max(op.Size, 1)), uint32(op.Peer), uint32(op.Match))
 			}
 			for _, d := range prog.Deps(i) {
-				if prog.Ops[d].Proc == op.Proc { // across processors the message is the dependency
+				if prog.Ops[d].Proc == op.Proc {
 					gw.Requires(label[i], label[d])
 				}
 			}
