@@ -29,6 +29,11 @@ type overlayStudy struct {
 	trials int            // IS runs per Fig. 5 bar (the key draws and the random policy's choice vary)
 	net    topology.Net   // the measurement model
 	scale  []overlayScalePoint
+
+	polls      []float64 // select() cost per descriptor of the cost sweep, s
+	handshakes []float64 // connection set-up CPU per end of the cost sweep, s
+	sweepCache int       // the topology-aware bar the cost sweep sets against "all"
+	sweepIters int       // iterations per run of the cost sweep and the readings
 }
 
 // overlayScalePoint is one cluster of the measurement-plan sweep: a
@@ -41,7 +46,10 @@ type overlayScalePoint struct {
 const (
 	ovlRNGFig4 = iota
 	ovlRNGTrees
-	ovlRNGIS = 100 // + the Fig. 5 bar
+	ovlRNGIS       = 100  // + the Fig. 5 bar
+	ovlRNGReuse    = 200  // the reuse distances
+	ovlRNGCosts    = 300  // + the cost sweep's cell
+	ovlRNGReadings = 1000 // + the reading
 )
 
 // ovlPerLeaf is the scalability sweep's nodes per leaf switch, the
@@ -58,11 +66,18 @@ func newOverlayStudy(full bool, seed uint64) *overlayStudy {
 		}
 		s.trials = 2
 		maxLevels = 9 // 4,096 nodes
+		s.polls = []float64{0, 0.3e-6, 0.6e-6, 1.2e-6, 2.4e-6}
+		s.handshakes = []float64{0, 50e-6, 200e-6, 1000e-6}
+		s.sweepIters = 3
 	} else {
 		s.caches = []int{0, 1, 2, 4, 8, 16}
 		s.trials = 1
 		s.is.Iterations = 2
+		s.polls = []float64{0.3e-6, 2.4e-6}
+		s.handshakes = []float64{50e-6}
+		s.sweepIters = 1
 	}
+	s.sweepCache = 16
 	for l := 2; l <= maxLevels; l++ {
 		s.scale = append(s.scale, overlayScalePoint{Levels: l, Fanout: 2, PerLeaf: ovlPerLeaf})
 	}
@@ -117,10 +132,41 @@ type ovlScale struct {
 }
 
 type overlayResults struct {
-	Fig4  ovlFig4
-	Fig5  []ovlRun
-	Trees []ovlTree
-	Scale []ovlScale
+	Fig4     ovlFig4
+	Fig5     []ovlRun
+	Trees    []ovlTree
+	Scale    []ovlScale
+	Reuse    []ovlReuse
+	Costs    []ovlCost
+	Readings []ovlReading
+}
+
+// ovlReuse is the reuse-distance distribution of one exchange pattern.
+type ovlReuse struct {
+	Name  string
+	Chunk int
+	Reuse overlay.Reuse
+}
+
+// ovlCost is one cell of the cost sweep: "all" against topology-aware
+// connections with the sweep's cache, at one select() and set-up cost,
+// with whole key messages or chunks of Chunk bytes.
+type ovlCost struct {
+	Poll, Handshake float64
+	Chunk           int
+	All, Topo       float64 // s
+}
+
+// ovlSweepChunk is the cost sweep's chunk size: class A key messages of
+// ~2 KiB go as two chunks, so a shortcut opened by the first can carry
+// the second.
+const ovlSweepChunk = 1024
+
+// ovlReading is one reading of the experiment's "6 switches".
+type ovlReading struct {
+	Name                  string
+	Leaves, StaticMax     int
+	Time0, TimeC, TimeAll float64 // topology C = 0, topology with the sweep's cache, all; s
 }
 
 func (s *overlayStudy) run(ctx context.Context, progress func(done, total float64)) (*overlayResults, error) {
@@ -138,7 +184,127 @@ func (s *overlayStudy) run(ctx context.Context, progress func(done, total float6
 	if r.Fig5, err = s.fig5(ctx, progress); err != nil {
 		return nil, err
 	}
+	if r.Reuse, err = s.reuse(); err != nil {
+		return nil, err
+	}
+	if r.Costs, err = s.costs(ctx); err != nil {
+		return nil, err
+	}
+	if r.Readings, err = s.readings(ctx); err != nil {
+		return nil, err
+	}
 	return r, nil
+}
+
+// reuse computes the reuse distances of the experiment's messages for the
+// exchange patterns, whole and in chunks.
+func (s *overlayStudy) reuse() ([]ovlReuse, error) {
+	var out []ovlReuse
+	for _, c := range []struct {
+		name  string
+		pat   overlay.Pattern
+		chunk int
+	}{
+		{"shift, whole messages (the model's default)", overlay.PatternShift, 0},
+		{"pairwise, whole messages", overlay.PatternPairwise, 0},
+		{"random order, whole messages", overlay.PatternRandom, 0},
+		{"shift, 1 KiB chunks", overlay.PatternShift, 1024},
+		{"shift, 256 B chunks", overlay.PatternShift, 256},
+	} {
+		p := s.is
+		p.Pattern, p.ChunkBytes = c.pat, c.chunk
+		r, err := overlay.ReuseDistances(p, sweep.RNG(s.Seed, ovlRNGReuse, 0))
+		if err != nil {
+			return nil, fmt.Errorf("overlay: reuse distances: %w", err)
+		}
+		out = append(out, ovlReuse{Name: c.name, Chunk: c.chunk, Reuse: r})
+	}
+	return out, nil
+}
+
+// costs runs the cost sweep: every select() cost × set-up cost, "all"
+// and topology-aware with the sweep's cache.
+func (s *overlayStudy) costs(ctx context.Context) ([]ovlCost, error) {
+	type cell struct {
+		poll, hs float64
+		chunk    int
+	}
+	var cells []cell
+	for _, chunk := range []int{0, ovlSweepChunk} {
+		for _, h := range s.handshakes {
+			for _, pc := range s.polls {
+				cells = append(cells, cell{pc, h, chunk})
+			}
+		}
+	}
+	res, err := sweep.Run(ctx, sweep.Plan{Points: 2 * len(cells), Trials: 1, Seed: s.Seed + ovlRNGCosts},
+		func() struct{} { return struct{}{} },
+		func(_ struct{}, i, _ int, rng *rand.Rand) (float64, error) {
+			p := s.is
+			p.Iterations = s.sweepIters
+			c := cells[i/2]
+			p.PollPerConn, p.HandshakeCPU, p.ChunkBytes = c.poll, c.hs, c.chunk
+			if i%2 == 0 {
+				p.Policy = overlay.All
+			} else {
+				p.Policy, p.Cache = overlay.Topology, s.sweepCache
+			}
+			r, err := overlay.RunIS(p, rng, nil)
+			if err != nil {
+				return 0, fmt.Errorf("overlay: cost sweep: %w", err)
+			}
+			return r.Time, nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ovlCost, len(cells))
+	for i, c := range cells {
+		out[i] = ovlCost{Poll: c.poll, Handshake: c.hs, Chunk: c.chunk, All: res[2*i][0], Topo: res[2*i+1][0]}
+	}
+	return out, nil
+}
+
+// readings runs the experiment under both readings of "6 switches".
+func (s *overlayStudy) readings(ctx context.Context) ([]ovlReading, error) {
+	type reading struct {
+		name           string
+		switches, fill int
+	}
+	rs := []reading{
+		{"6 leaf switches, nodes spread evenly (11, 11, 11, 11, 10, 10)", 6, 0},
+		{"5 leaf switches of the cluster's 14 nodes (14, 14, 14, 14, 8) under 1 upper switch", 5, 14},
+	}
+	res, err := sweep.Run(ctx, sweep.Plan{Points: 3 * len(rs), Trials: 1, Seed: s.Seed + ovlRNGReadings},
+		func() struct{} { return struct{}{} },
+		func(_ struct{}, i, _ int, rng *rand.Rand) (overlay.Result, error) {
+			p := s.is
+			p.Iterations = s.sweepIters
+			p.Switches, p.Fill = rs[i/3].switches, rs[i/3].fill
+			switch i % 3 {
+			case 0:
+				p.Policy, p.Cache = overlay.Topology, 0
+			case 1:
+				p.Policy, p.Cache = overlay.Topology, s.sweepCache
+			case 2:
+				p.Policy = overlay.All
+			}
+			r, err := overlay.RunIS(p, rng, nil)
+			if err != nil {
+				return r, fmt.Errorf("overlay: %s: %w", rs[i/3].name, err)
+			}
+			r.Events = nil
+			return r, nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ovlReading, len(rs))
+	for i, r := range rs {
+		out[i] = ovlReading{Name: r.name, Leaves: r.switches, StaticMax: int(res[3*i][0].StaticMax),
+			Time0: res[3*i][0].Time, TimeC: res[3*i+1][0].Time, TimeAll: res[3*i+2][0].Time}
+	}
+	return out, nil
 }
 
 // fig4 measures the paper's cluster and sorts node 0's RTTs.
@@ -302,6 +468,12 @@ func (s *overlayStudy) page(r *overlayResults) report.Page {
 			Intro: fmt.Sprintf("Execution time of the sort with topology-aware static connections and a shortcut cache of C = %s, against all-to-all connections (\"all\") and %d random connections per process (\"random\"). The second chart gives the connections per process each needs (its peak, static plus shortcuts), the paper's other axis: topology-aware connections are far fewer. Mean of %d run(s) per bar.",
 				cacheRange(s.caches), s.is.RandomDegree, s.trials),
 			Items: []any{s.fig5Chart(r.Fig5), s.fig5Conns(r.Fig5), s.fig5Table(r.Fig5)},
+		},
+		report.Section{
+			Title: "Fig. 5 on the paper's mechanisms: when can a cache of C help, and when do shortcuts beat \"all\"",
+			Intro: fmt.Sprintf("NPB IS exchanges, every iteration, the bucket sizes (an allreduce), the send counts (an all-to-all of one int) and then the keys (an all-to-all-v); each process posts the P−1 sends of an exchange at once, in the pattern's order. A shortcut helps only when its destination comes back before C other relayed destinations have pushed it out of the LRU cache: the reuse distance of the first table. Whole messages in any of the three orders come back only after about all other destinations, so no cache of C ≤ 16 can serve them; a message layer that splits messages into chunks sent one after another brings the destination back at once, and then even C = 1 serves 40 to 80 %% of them. Serving is not yet winning: a shortcut is ready a round trip and a half after the relayed message that opened it, and chunks posted at once have gone by then. The cost sweep sets topology-aware connections with C = %d against \"all\" for select() costs per descriptor and connection set-up costs (CPU per end; the handshake also takes a round trip and a half) around the defaults, %d iteration(s) per run; the last table runs both readings of the experiment's \"6 switches\".",
+				s.sweepCache, s.sweepIters),
+			Items: []any{s.reuseTable(r.Reuse), s.costTable(r.Costs), s.readingTable(r.Readings)},
 		},
 		report.Section{
 			Title: "The inferred against the true switch tree",
@@ -572,4 +744,57 @@ func (s *overlayStudy) scaleTime(sc []ovlScale) *report.LineChart {
 		X:       scaleAxis(sc), YName: "measurement time (s)", YLog: true, Digits: 4,
 		Series: []report.Series{{Name: "naive plan", Values: naive}, {Name: "scalable plan", Values: scal}},
 	}
+}
+
+// ovlReuseCaches are the cache sizes the reuse table shows.
+var ovlReuseCaches = []int{1, 2, 4, 8, 16, 32}
+
+func (s *overlayStudy) reuseTable(rs []ovlReuse) *report.Table {
+	t := &report.Table{
+		ID: "overlay-reuse", Title: "Reuse distance of relayed destinations against the cache size C",
+		Caption: fmt.Sprintf("Per exchange pattern: the sends of the experiment's %d processes (%d iteration(s), keys as NPB draws them) to destinations without a static connection, and the share of them a cache of C shortcuts can serve (the destination sent to fewer than C other such destinations ago, the sender's own sends counted; first sends are misses). NPB IS class A messages carry about %d keys, %d bytes.",
+			s.is.Procs, s.is.Iterations, s.is.Keys/s.is.Procs/s.is.Procs, int(float64(s.is.Keys/s.is.Procs/s.is.Procs)*s.is.KeyBytes)),
+		Header: []string{"pattern", "sends", "first sends"},
+	}
+	for _, c := range ovlReuseCaches {
+		t.Header = append(t.Header, fmt.Sprintf("C = %d", c))
+	}
+	for _, r := range rs {
+		row := []string{r.Name, strconv.Itoa(r.Reuse.Sends), strconv.Itoa(r.Reuse.Cold)}
+		for _, c := range ovlReuseCaches {
+			row = append(row, fmt.Sprintf("%.1f %%", 100*r.Reuse.Hits(c)))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+func (s *overlayStudy) costTable(cs []ovlCost) *report.Table {
+	t := &report.Table{
+		ID: "overlay-costs", Title: fmt.Sprintf("Cost sweep: topology-aware with C = %d against \"all\"", s.sweepCache),
+		Caption: fmt.Sprintf("Execution time of %d iteration(s) at each select() cost per descriptor and connection set-up cost; \"beats all\" marks the cells where the topology-aware connections with shortcuts are faster. Defaults: %g µs per descriptor, %g µs set-up.",
+			s.sweepIters, s.is.PollPerConn*1e6, s.is.HandshakeCPU*1e6),
+		Header: []string{"key messages", "select() per descriptor (µs)", "set-up per end (µs)", "all (ms)", fmt.Sprintf("topology, C = %d (ms)", s.sweepCache), "ratio", "beats all"},
+	}
+	for _, c := range cs {
+		msgs := "whole"
+		if c.Chunk > 0 {
+			msgs = fmt.Sprintf("%d B chunks", c.Chunk)
+		}
+		t.Rows = append(t.Rows, []string{msgs, fmt.Sprintf("%g", c.Poll*1e6), fmt.Sprintf("%g", c.Handshake*1e6), fmt.Sprintf("%.4g", ms(c.All)), fmt.Sprintf("%.4g", ms(c.Topo)),
+			fmt.Sprintf("%.3f", c.Topo/c.All), yesNo(c.Topo < c.All)})
+	}
+	return t
+}
+
+func (s *overlayStudy) readingTable(rs []ovlReading) *report.Table {
+	t := &report.Table{
+		ID: "overlay-readings", Title: "The experiment's \"6 switches\", read two ways",
+		Caption: fmt.Sprintf("64 nodes, 128 processes, %d iteration(s). The paper says the nodes span 6 switches and that there are at most 31 static connections per process; 5 leaf switches of 14 nodes (the cluster's) under one upper switch give exactly 31: 27 on the switch and one to each of the 4 others.", s.sweepIters),
+		Header:  []string{"reading", "leaf switches", "static connections, max", "topology C = 0 (ms)", fmt.Sprintf("topology C = %d (ms)", s.sweepCache), "all (ms)"},
+	}
+	for _, r := range rs {
+		t.Rows = append(t.Rows, []string{r.Name, strconv.Itoa(r.Leaves), strconv.Itoa(r.StaticMax), fmt.Sprintf("%.4g", ms(r.Time0)), fmt.Sprintf("%.4g", ms(r.TimeC)), fmt.Sprintf("%.4g", ms(r.TimeAll))})
+	}
+	return t
 }
