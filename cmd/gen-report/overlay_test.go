@@ -108,7 +108,7 @@ func TestOverlayFindingsSynthetic(t *testing.T) {
 		}
 		return 1 - 0.01*float64(c.Cache) // shortcuts help
 	}
-	r := &overlayResults{Fig5: syntheticFig5(s, paperLike)}
+	r := &overlayResults{Fig5: syntheticFig5(s, paperLike), Readings: []ovlReading{{Name: "6 leaves", StaticMax: 28}, {Name: "5 leaves of 14", StaticMax: 31}}}
 	if v := ovlFindingTopologyBeats(s, r).Verdict; v != report.Reproduced {
 		t.Errorf("paper-like: topology beats: %s", v)
 	}
@@ -117,6 +117,10 @@ func TestOverlayFindingsSynthetic(t *testing.T) {
 	}
 	if v := ovlFindingStatic(r).Verdict; v != report.Reproduced {
 		t.Errorf("paper-like: static: %s", v)
+	}
+	r.Readings[1].StaticMax = 29 // neither reading gives exactly 31
+	if v := ovlFindingStatic(r).Verdict; v != report.PartlyReproduced {
+		t.Errorf("no reading with 31: static: %s, want partial", v)
 	}
 	allWins := func(c ovlCase) float64 {
 		if c.Policy == overlay.All {
@@ -142,6 +146,25 @@ func TestOverlayFindingsSynthetic(t *testing.T) {
 	r.Fig5 = syntheticFig5(s, flat)
 	if v := ovlFindingShortcuts(s, r).Verdict; v != report.NotReproduced {
 		t.Errorf("no gain: shortcuts: %s", v)
+	}
+}
+
+// TestOverlayFindingsCosts: the cost sweep's verdict follows the cells.
+func TestOverlayFindingsCosts(t *testing.T) {
+	s := newOverlayStudy(false, 1)
+	def := ovlCost{Poll: s.is.PollPerConn, Handshake: s.is.HandshakeCPU, All: 1, Topo: 0.9}
+	far := ovlCost{Poll: 2.4e-6, Handshake: s.is.HandshakeCPU, All: 2, Topo: 1.5}
+	r := &overlayResults{Costs: []ovlCost{def, far}}
+	if v := ovlFindingCosts(s, r).Verdict; v != report.Reproduced {
+		t.Errorf("wins at the defaults: %s", v)
+	}
+	r.Costs[0].Topo = 1.1
+	if f := ovlFindingCosts(s, r); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Evidence, "2.4 µs / 50 µs (whole)") {
+		t.Errorf("wins far from the defaults only: %s: %s", f.Verdict, f.Evidence)
+	}
+	r.Costs[1].Topo = 2.5
+	if v := ovlFindingCosts(s, r).Verdict; v != report.NotReproduced {
+		t.Errorf("no win: %s", v)
 	}
 }
 
@@ -186,13 +209,21 @@ func TestOverlayQuickPage(t *testing.T) {
 			}
 		}
 	}
-	for _, id := range []string{"overlay-fig4", "overlay-fig5", "overlay-fig5-conns", "overlay-fig5-table", "overlay-trees", "overlay-tree-1", "overlay-tree-2", "overlay-tree-3", "overlay-scale-count", "overlay-scale-time"} {
+	for _, id := range []string{"overlay-fig4", "overlay-fig5", "overlay-fig5-conns", "overlay-fig5-table", "overlay-reuse", "overlay-costs", "overlay-readings", "overlay-trees", "overlay-tree-1", "overlay-tree-2", "overlay-tree-3", "overlay-scale-count", "overlay-scale-time"} {
 		if !ids[id] {
 			t.Errorf("page lacks %s", id)
 		}
 	}
-	if findings != 6 {
-		t.Errorf("%d findings, want 6", findings)
+	if findings != 7 {
+		t.Errorf("%d findings, want 7", findings)
+	}
+	for _, f := range overlayFindings(s, r) {
+		if f.Verdict != report.NotCheckable && (f.Paper == "" || f.Ours == "") {
+			t.Errorf("finding %q lacks the paper's number or ours", f.Claim)
+		}
+	}
+	if len(r.Readings) != 2 || r.Readings[1].StaticMax != paperStaticMax {
+		t.Errorf("readings of \"6 switches\": %+v; the 5-switch one must give exactly %d static connections", r.Readings, paperStaticMax)
 	}
 	f := r.Fig4
 	if len(f.Sorted) != 111 || f.PerLeaf != 14 {
