@@ -23,6 +23,7 @@ type painter struct {
 	s  float64
 
 	x0, x1 float64 // the time axis's pixel span: 0 and r.end
+	oLine  bool    // outline sends and receives (dark theme: compute is too close to send)
 	panels []panel
 	axisY  float64
 }
@@ -44,6 +45,7 @@ func (r *run) paint(t float64, v scene.View) render.List {
 	}
 	p.z = chart.SizesFor(v.W, v.H)
 	p.s = p.z.S
+	p.oLine = chart.CloseColours(p.th.Compute, p.th.Send) || chart.CloseColours(p.th.Compute, p.th.Receive)
 	p.title()
 	top := p.legend()
 	p.arrange(top)
@@ -86,6 +88,16 @@ func (p *painter) msgStyle() render.Style {
 
 func (p *painter) gapColour() color.RGBA { return render.Mix(p.th.Panel, p.th.Muted, 0.55) }
 
+// barStyle fills a CPU bar; sends and receives get an outline when the
+// theme's compute colour is hard to tell from theirs.
+func (p *painter) barStyle(c color.RGBA, comm bool) render.Style {
+	st := render.Style{Fill: c}
+	if comm && p.oLine {
+		st.Stroke, st.Width = p.th.Ink, max(1, 0.8*p.s)
+	}
+	return st
+}
+
 func (p *painter) kindColour(k goal.Kind) color.RGBA {
 	switch k {
 	case goal.Send:
@@ -115,7 +127,7 @@ func (p *painter) title() {
 func (p *painter) legend() float64 {
 	th, s := p.th, p.s
 	bar := func(c color.RGBA) func(b chart.Box) {
-		return func(b chart.Box) { chart.Rect(p.l, b, render.Style{Fill: c}) }
+		return func(b chart.Box) { chart.Rect(p.l, b, p.barStyle(c, c != th.Compute)) }
 	}
 	strips, lanes := false, false
 	for _, sd := range p.r.sides {
@@ -283,7 +295,8 @@ func (p *painter) lanes(pn *panel) {
 			}
 			e := min(float64(b.end), p.t)
 			if e > a {
-				chart.Rect(p.l, chart.Box{X0: p.x(a), Y0: top, X1: max(p.x(e), p.x(a)+0.5), Y1: top + barH}, render.Style{Fill: p.kindColour(b.kind)})
+				box := chart.Box{X0: p.x(a), Y0: top, X1: max(p.x(e), p.x(a)+0.5), Y1: top + barH}
+				chart.Rect(p.l, box, p.barStyle(p.kindColour(b.kind), b.kind != goal.Calc && detail && box.W() >= 4))
 			}
 			if b.stall > 0 && float64(b.end) < p.t {
 				se := min(float64(b.end+b.stall), p.t)
