@@ -24,7 +24,8 @@
 // handshake is done. Every process holds at most C shortcuts (Params.Cache;
 // a shortcut counts at both ends); a new one evicts the least recently
 // used (sent or received on, by either end) of a full cache. Connections
-// keeps this state; RunIS drives it in simulated time.
+// keeps this state; RunIS drives it in simulated time. Membership keeps the
+// static connections and routes up to date as processes join and leave.
 //
 // # Integer Sort and its costs
 //

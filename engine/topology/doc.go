@@ -21,6 +21,9 @@
 // uneven cases settled (see InferTree). Isomorphic compares inferred and true
 // trees as interference can tell them apart.
 //
+// Join places a node that joins from its RTTs to one representative per
+// leaf switch (S measurements, not N − 1); Leave removes one.
+//
 // ReadRTTCSV, ReadInterferenceCSV and their writers carry the spec's file
 // formats; NaivePlan and ScalablePlan count the measurements and their
 // simulated time for the paper's procedure and for a scalable one.

@@ -46,6 +46,10 @@ type Noise struct {
 	// Symmetric: every pair's two entries are equal (each pair measured
 	// once).
 	Symmetric bool `json:"symmetric"`
+	// Neighbour is the typical RTT between two nodes of one switch: the
+	// median over nodes of their smallest RTT (Join compares a joining
+	// node's nearest RTT with it).
+	Neighbour float64 `json:"neighbour"`
 	// Outliers counts the pairs whose RTT broke the tree's triangle
 	// inequality (a single ping far slower than the others, say) and were
 	// repaired before the views; see InferLeaves.
@@ -195,6 +199,13 @@ func cleanRTT(rtt [][]float64) ([]float64, Noise, error) {
 		nz.Threshold = 1e-9 * (1 + top) // noise-free values off any grid: every increase is a jump
 	}
 	tau := nz.Threshold
+	{
+		mins := make([]float64, n)
+		for u := range n {
+			mins[u] = m[u*n+near[u*k]]
+		}
+		nz.Neighbour = median(mins)
+	}
 	// Outliers (step 3).
 	type pair struct{ u, v int }
 	var bad []pair
