@@ -1,5 +1,7 @@
 package schedule
 
+import "math"
+
 // MaxLanes is the most ranks a side draws as lanes; above it, a side is
 // a heat-strip: at a few hundred ranks a lane is under two pixels on a
 // 1080-pixel screen and the messages between them are a blur.
@@ -14,13 +16,20 @@ const (
 	HeatRows = 256
 )
 
+// heatLevels is how many colours a heat-strip's cells take: a cell's
+// busy fraction is rounded to one of them at build time, so a frame maps
+// levels to colours through a table instead of sampling the ramp per cell.
+const heatLevels = 256
+
 // heat is a side's CPU occupancy: busy[row*HeatCols+col] is the fraction
-// of the group's CPU time in the slice spent on o, calc or noise.
+// of the group's CPU time in the slice spent on o, calc or noise, and
+// level the same rounded to heatLevels steps.
 type heat struct {
 	rows  int
 	per   int     // ranks per row (the last row may hold fewer)
 	slice float64 // ns per column
 	busy  []float64
+	level []uint8
 }
 
 func newHeat(sd *side) *heat {
@@ -41,10 +50,13 @@ func newHeat(sd *side) *heat {
 			h.add(row, float64(rec.Start), float64(rec.End+rec.Stall))
 		}
 	}
+	h.level = make([]uint8, len(h.busy))
 	for row := range h.rows {
 		n := min(h.per, sd.ranks-row*h.per)
 		for c := range HeatCols {
-			h.busy[row*HeatCols+c] /= float64(n) * h.slice
+			i := row*HeatCols + c
+			h.busy[i] /= float64(n) * h.slice
+			h.level[i] = uint8(math.Round(min(1, h.busy[i]) * (heatLevels - 1)))
 		}
 	}
 	return h

@@ -43,6 +43,7 @@ func (r *run) paint(t float64, v scene.View) render.List {
 	if !(v.W > 0 && v.H > 0) {
 		return *p.l
 	}
+	p.l.Items = make([]render.Item, 0, r.items)
 	p.z = chart.SizesFor(v.W, v.H)
 	p.s = p.z.S
 	p.oLine = chart.CloseColours(p.th.Compute, p.th.Send) || chart.CloseColours(p.th.Compute, p.th.Receive)
@@ -403,11 +404,17 @@ func (p *painter) critical(pn *panel) {
 // were; slices after the playhead are left blank.
 func (p *painter) heatStrip(pn *panel) {
 	h := pn.sd.heat
+	// The ramp sampled at the levels the cells were quantised to.
+	var lut [heatLevels]color.RGBA
+	for i := range lut {
+		lut[i] = p.th.HeatAt(float64(i) / (heatLevels - 1))
+	}
 	cells := make([]color.RGBA, h.rows*HeatCols)
-	shown := int(math.Ceil(p.t / h.slice))
+	shown := min(int(math.Ceil(p.t/h.slice)), HeatCols)
 	for row := range h.rows {
-		for c := range min(shown, HeatCols) {
-			cells[row*HeatCols+c] = p.th.HeatAt(min(1, h.busy[row*HeatCols+c]))
+		lv, out := h.level[row*HeatCols:][:shown], cells[row*HeatCols:][:shown]
+		for c, x := range lv {
+			out[c] = lut[x]
 		}
 	}
 	p.l.Add(render.Grid{Min: render.Point{X: pn.lanes.X0, Y: pn.lanes.Y0}, Max: render.Point{X: pn.lanes.X1, Y: pn.lanes.Y1}, Cols: HeatCols, Rows: h.rows, Cells: cells})

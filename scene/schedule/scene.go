@@ -189,6 +189,7 @@ type run struct {
 	end     int64 // the later side's maximum finishing time
 	steps   []float64
 	tr      *trace.Trace
+	items   int // a frame's display list, at most (about)
 }
 
 func (r *run) prepare() {
@@ -207,7 +208,12 @@ func (r *run) prepare() {
 	}
 	for _, sd := range r.sides {
 		r.steps = append(r.steps, float64(sd.res.End))
+		r.items += 4*sd.ranks + 2*len(sd.res.Timeline.Messages)
+		for k := range sd.bars {
+			r.items += 2*len(sd.bars[k]) + len(sd.gaps[k])
+		}
 	}
+	r.items = min(r.items+200, 1<<20)
 	slices.Sort(r.steps)
 	r.steps = slices.Compact(r.steps)
 }
