@@ -229,6 +229,9 @@ func TestTime(t *testing.T) {
 	if got := Time(Info{TimeUnit: "additions"}, 47.3612); got != "47.36 additions" {
 		t.Errorf("Time in additions = %q", got)
 	}
+	if got := Time(Info{TimeUnit: "ns"}, 55684); got != "55684 ns" {
+		t.Errorf("Time in whole ns = %q", got)
+	}
 }
 
 func TestCheckValues(t *testing.T) {

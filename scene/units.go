@@ -43,6 +43,12 @@ func Time(info Info, t float64) string {
 	if info.TimeUnit == "" {
 		return Seconds(t)
 	}
+	// A whole number of the unit is written whole: the schedule scene's
+	// times are LogGOPSim's integer ns ("55684 ns", as LogGOPSim prints
+	// them, not "5.568e+04 ns").
+	if t == math.Trunc(t) && math.Abs(t) < 1e15 {
+		return strconv.FormatFloat(t, 'f', 0, 64) + " " + info.TimeUnit
+	}
 	return strconv.FormatFloat(t, 'g', 4, 64) + " " + info.TimeUnit
 }
 
