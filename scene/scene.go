@@ -1,9 +1,6 @@
 package scene
 
 import (
-	"slices"
-	"strings"
-
 	"commlab/engine/trace"
 	"commlab/render"
 )
@@ -100,7 +97,7 @@ func Report(r Run) []Number {
 	for k, x := range m {
 		out = append(out, Number{Key: k, Label: k, Value: x, Unit: UnitPlain})
 	}
-	slices.SortFunc(out, func(a, b Number) int { return strings.Compare(a.Key, b.Key) })
+	sortByKey(out)
 	return out
 }
 
