@@ -7,6 +7,12 @@ import "math"
 // 1080-pixel screen and the messages between them are a blur.
 const MaxLanes = 256
 
+// MaxLaneOps is the most operations a side draws bar by bar: beyond it a
+// frame would hold tens of thousands of rectangles and arrows (and a
+// schedule that long has bars under a pixel wide), so the side becomes a
+// heat-strip whatever its rank count.
+const MaxLaneOps = 20_000
+
 // The heat-strip's resolution: HeatCols time slices by at most HeatRows
 // groups of ranks, fixed at build time, so a frame costs one Grid item
 // whatever the schedule's size, and the backend scales the cells to the

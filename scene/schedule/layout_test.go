@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"commlab/engine/goal"
@@ -129,5 +130,34 @@ func TestHeatStrip(t *testing.T) {
 	}
 	if grids != 1 {
 		t.Errorf("%d grids, want 1", grids)
+	}
+}
+
+// TestLongScheduleIsAStrip: a few ranks with more than MaxLaneOps
+// operations are a heat-strip too, not tens of thousands of bars.
+func TestLongScheduleIsAStrip(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("num_ranks 2\nrank 0 {\n")
+	for i := range MaxLaneOps/2 + 1 {
+		fmt.Fprintf(&b, "s%d: send 8b to 1 tag 0\n", i)
+		if i > 0 {
+			fmt.Fprintf(&b, "s%d requires s%d\n", i, i-1)
+		}
+	}
+	b.WriteString("}\nrank 1 {\n")
+	for i := range MaxLaneOps/2 + 1 {
+		fmt.Fprintf(&b, "r%d: recv 8b from 0 tag 0\n", i)
+	}
+	b.WriteString("}\n")
+	key, err := AddFile(KindURL, "long.goal", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := scenetest.Build(t, New(), map[string]string{"file": key, "compare": "none"}, 1).(*run)
+	if r.sides[0].heat == nil {
+		t.Fatalf("%d operations on 2 ranks drawn as lanes", r.sides[0].s.NumOps())
+	}
+	if n := len(r.Frame(r.End(), scene.View{W: 960, H: 540, Theme: render.Light()}).Items); n > 500 {
+		t.Errorf("%d items in a frame, want a grid and a few labels", n)
 	}
 }

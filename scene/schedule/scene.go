@@ -138,10 +138,10 @@ func runSide(name, key, file string, p goal.Params, osj *goal.OSJitter, net *goa
 }
 
 // collect sorts the timeline into per-rank bars and gaps, or heat cells
-// when there are too many ranks to draw one by one.
+// when there are too many ranks or operations to draw one by one.
 func (sd *side) collect() {
 	tl := sd.res.Timeline
-	if sd.ranks > MaxLanes {
+	if sd.ranks > MaxLanes || sd.s.NumOps() > MaxLaneOps {
 		sd.heat = newHeat(sd)
 		return
 	}
