@@ -215,6 +215,10 @@ func (p *painter) arc(a, b int, f0, f1 float64, st render.Style) {
 	x0, x1 := p.g.procX[a], p.g.procX[b]
 	mid, r, h := (x0+x1)/2, (x1-x0)/2, p.g.arcDepthFor(x0, x1)
 	segs := arcSegsFor(r, h)
+	if f0 == 0 && f1 < 1 {
+		p.growing(a, b, f1, mid, r, h, segs, st)
+		return
+	}
 	n := max(2, int(math.Ceil(float64(segs)*(f1-f0))))
 	// The points come from one buffer per frame: the "all" policy draws
 	// over a thousand arcs, and one allocation each is most of a frame.
@@ -234,6 +238,38 @@ func (p *painter) arc(a, b int, f0, f1 float64, st render.Style) {
 			x, y := p.g.arcPoint(a, b, f0+(f1-f0)*float64(i)/float64(n))
 			pts[i] = render.Point{X: x, Y: y}
 		}
+	}
+	p.l.Add(render.Polyline{Points: pts, Style: st})
+}
+
+// growing adds the arc from a towards b up to fraction f (a relayed
+// message's trace): the whole arc's own points up to f, then the point at
+// f. The points sit at fixed steps along the arc, so from frame to frame a
+// growing trace keeps its points and only adds some at its head (points
+// spread evenly over [0, f] moved every one of them every frame), and the
+// trace is exactly as smooth as the whole arc.
+func (p *painter) growing(a, b int, f, mid, r, h float64, segs int, st render.Style) {
+	k := int(math.Floor(f * float64(segs)))
+	tab := arcTables[segs]
+	n := k + 1
+	head := float64(k) < f*float64(segs)
+	if head {
+		n++
+	}
+	if n < 2 {
+		return
+	}
+	if cap(p.pts)-len(p.pts) < n {
+		p.pts = make([]render.Point, 0, max(64*(arcSegs+1), 2*cap(p.pts), n))
+	}
+	pts := p.pts[len(p.pts) : len(p.pts)+n : len(p.pts)+n]
+	p.pts = p.pts[:len(p.pts)+n]
+	for i := 0; i <= k; i++ {
+		pts[i] = render.Point{X: mid - r*tab[0][i], Y: p.g.arcTop + h*tab[1][i]}
+	}
+	if head {
+		x, y := p.g.arcPoint(a, b, f)
+		pts[n-1] = render.Point{X: x, Y: y}
 	}
 	p.l.Add(render.Polyline{Points: pts, Style: st})
 }

@@ -302,3 +302,49 @@ func TestFramesFitTheCanvas(t *testing.T) {
 		}
 	}
 }
+
+// A relayed message's trace grows by adding points at its head: the
+// points it had a moment ago are still there (all but the moving head).
+func TestTraceGrowsByAddingPoints(t *testing.T) {
+	sc := New()
+	st := scene.Default(sc)
+	run, err := sc.Build(st.Values, st.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theme, _ := render.ThemeByName("light")
+	view := scene.View{W: 960, H: 540, Theme: theme}
+	traces := func(at float64) []render.Polyline {
+		var out []render.Polyline
+		for _, it := range run.Frame(at, view).Items {
+			if pl, ok := it.(render.Polyline); ok && pl.Style.Stroke == theme.Redundant && len(pl.Style.Dash) == 0 {
+				out = append(out, pl)
+			}
+		}
+		return out
+	}
+	checked := 0
+	for i := 1; i < 400 && checked < 20; i++ {
+		at := run.End() * float64(i) / 400
+		before, after := traces(at), traces(at+run.End()/4000)
+		for _, a := range before {
+			for _, b := range after {
+				if b.Points[0] != a.Points[0] || len(b.Points) < len(a.Points) || b.Points[len(b.Points)-1] == a.Points[len(a.Points)-1] {
+					continue
+				}
+				if b.Points[1] != a.Points[1] {
+					continue // another trace from the same process
+				}
+				checked++
+				for k := range len(a.Points) - 1 {
+					if a.Points[k] != b.Points[k] {
+						t.Fatalf("t = %v: the trace's point %d moved from %v to %v", at, k, a.Points[k], b.Points[k])
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no growing trace found")
+	}
+}
