@@ -33,6 +33,8 @@ func run(stdout, stderr io.Writer, args []string) error {
 			return runMerge(stdout, stderr, args[1:])
 		case "topology":
 			return runTopology(stdout, stderr, args[1:])
+		case "readme":
+			return runReadme(stdout, stderr, args[1:])
 		}
 	}
 	return runReport(stdout, stderr, args)

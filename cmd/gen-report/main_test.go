@@ -122,7 +122,9 @@ func TestQuickReportGolden(t *testing.T) {
 		}
 	}
 	for name, b := range files {
-		if strings.HasPrefix(name, "assets/") || strings.HasPrefix(name, ".") {
+		// The findings files repeat the pages' findings, which the HTML
+		// goldens pin (readme_test.go checks the files).
+		if strings.HasPrefix(name, "assets/") || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "data/findings-") {
 			continue
 		}
 		golden(t, filepath.Join("quick", name+".golden"), b)

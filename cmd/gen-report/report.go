@@ -120,7 +120,12 @@ func writeReports(stdout, stderr io.Writer, st *allreduceStudy, res [][][]float6
 		idx.Edition = "quick"
 		idx.Note = fmt.Sprintf("This is the quick report: smaller grids and %d trials per point, written in seconds for a first look and for the tests. The full report (the papers' grids, %d trials per point by default) takes minutes: make report writes it, and make serve builds it in the background.", st.Trials, fullTrials)
 	}
-	if err := report.Write(out, idx, st.page(cells), npage, lp.page(lres), ms.page(mres), ovs.page(ores)); err != nil {
+	pages := []report.Page{st.page(cells), npage, lp.page(lres), ms.page(mres), ovs.page(ores)}
+	if err := report.Write(out, idx, pages...); err != nil {
+		return err
+	}
+	// The README's paper-vs-commlab tables are made from these (readme.go).
+	if err := writeFindings(out, st.Full, st.Seed, pages); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "wrote %s (%d points × %d trials)\n", filepath.Join(out, "index.html"), len(st.points), st.Trials)
