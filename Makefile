@@ -16,9 +16,6 @@ WASM_RUNNER := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SITE := site
 REPORTS := $(SITE)/reports
 ADDR ?= 127.0.0.1:8080
-# Extra flags for the report that `make serve` generates when site/reports
-# is missing: `make serve REPORT_FLAGS=-quick` starts in seconds.
-REPORT_FLAGS ?=
 
 .PHONY: help build wasm site thumbs report report-quick serve test fmt vet test-go test-wasm test-report e2e bench clean vendor-echarts
 
@@ -51,14 +48,15 @@ report-quick:
 thumbs:
 	$(GO) run ./cmd/gen-anim -thumbs $(SITE)/thumbs
 
-# serve generates the report only when there is none: the full sweeps take
-# minutes, and an existing report (quick or full) is good enough to browse.
-$(REPORTS)/index.html:
-	$(GO) run ./cmd/gen-report $(REPORT_FLAGS) -out $(REPORTS)
-
-## serve: build the wasm and thumbnails, make sure a report exists, serve the site on http://127.0.0.1:8080 (ADDR=...)
-serve: wasm thumbs $(REPORTS)/index.html
-	$(GO) run ./cmd/serve -addr $(ADDR) -dir $(SITE)
+## serve: serve the site on http://127.0.0.1:8080 (ADDR=...) at once, building in the background what it lacks: the wasm, a quick report, the thumbnails, then the full report
+# cmd/serve -build answers from its first second and builds the rest
+# itself, one step at a time: commlab.wasm, a quick report if there is none,
+# the thumbnails, then the full report (skipped when one is in place), which
+# replaces the quick one as a whole directory. Pages whose files are not
+# built yet say what is being built and reload themselves; the report pages
+# say when a full report is on its way. GO is passed on for its go commands.
+serve:
+	GO=$(GO) $(GO) run ./cmd/serve -addr $(ADDR) -dir $(SITE) -build
 
 # step runs one verb of `make test` and says how long it took.
 define step

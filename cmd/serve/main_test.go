@@ -78,7 +78,7 @@ func TestServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var stdout, stderr bytes.Buffer
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, ln, dir, &stdout, &stderr) }()
+	go func() { done <- serve(ctx, ln, dir, nil, &stdout, &stderr) }()
 
 	base := "http://" + ln.Addr().String()
 	client := &http.Client{Timeout: 5 * time.Second}

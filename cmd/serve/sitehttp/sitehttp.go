@@ -1,11 +1,11 @@
 package sitehttp
 
 import (
-	"errors"
 	"io/fs"
 	"net/http"
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // CSP is the Content-Security-Policy of every response. netlify.toml must
@@ -76,7 +76,12 @@ func Handler(root fs.FS) http.Handler {
 			return
 		}
 		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
-		if hidden(name) {
+		if strings.ContainsRune(name, 0) || !utf8.ValidString(name) {
+			// %00 and broken UTF-8 name no file; never echo them back.
+			http.Error(w, "bad request: the path is not a valid file name", http.StatusBadRequest)
+			return
+		}
+		if hidden(name) || tooLong(name) {
 			http.NotFound(w, r)
 			return
 		}
@@ -85,11 +90,10 @@ func Handler(root fs.FS) http.Handler {
 		}
 		fi, err := fs.Stat(root, name)
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				http.NotFound(w, r)
-				return
-			}
-			http.Error(w, "cannot read "+name, http.StatusInternalServerError)
+			// Not there, or not reachable (a symlink out of an os.Root,
+			// a name the file system refuses): a 404 either way, and
+			// the message never repeats the path.
+			http.NotFound(w, r)
 			return
 		}
 		if fi.IsDir() {
@@ -102,6 +106,25 @@ func Handler(root fs.FS) http.Handler {
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// Limits on a path, below what file systems refuse (255 bytes a segment,
+// 4096 a path), so an over-long name is a plain 404, never an error.
+const (
+	maxSegment = 255
+	maxPath    = 1024
+)
+
+func tooLong(name string) bool {
+	if len(name) > maxPath {
+		return true
+	}
+	for _, seg := range strings.Split(name, "/") {
+		if len(seg) > maxSegment {
+			return true
+		}
+	}
+	return false
 }
 
 // hidden reports whether a cleaned, slash-separated path names something

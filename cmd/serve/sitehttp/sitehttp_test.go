@@ -3,6 +3,8 @@ package sitehttp
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -97,5 +99,36 @@ func TestMethods(t *testing.T) {
 	rec := get(t, http.MethodPost, "/")
 	if rec.Code != http.StatusMethodNotAllowed || rec.Header().Get("Allow") != "GET, HEAD" {
 		t.Errorf("POST: status %d Allow %q, want 405 and \"GET, HEAD\"", rec.Code, rec.Header().Get("Allow"))
+	}
+}
+
+// TestBadPathsAreNotErrors checks the edges a probe found on a real
+// directory: %00 is a 400, an over-long segment or path a 404, and neither
+// answer echoes the path back (a 500 "cannot read <path>" did).
+func TestBadPathsAreNotErrors(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!doctype html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("a", 300)
+	for _, tc := range []struct {
+		target string
+		status int
+	}{
+		{"/index.html%00.png", http.StatusBadRequest},
+		{"/%00", http.StatusBadRequest},
+		{"/" + long, http.StatusNotFound},
+		{"/" + long + "/x.html", http.StatusNotFound},
+		{"/" + strings.Repeat("b/", 600) + "c", http.StatusNotFound},
+		{"/%ff%fe.html", http.StatusBadRequest},
+	} {
+		rec := httptest.NewRecorder()
+		Handler(os.DirFS(dir)).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tc.target, nil))
+		if rec.Code != tc.status {
+			t.Errorf("GET %.60s: status %d, want %d", tc.target, rec.Code, tc.status)
+		}
+		if body := rec.Body.String(); strings.Contains(body, "aaaa") || strings.Contains(body, "index.html") || strings.Contains(body, "\x00") {
+			t.Errorf("GET %.60s: the answer %.80q echoes the path", tc.target, body)
+		}
 	}
 }

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"html"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// builder makes, in the background while the site is served (-build, which
+// make serve passes), what a fresh clone lacks: commlab.wasm and
+// wasm_exec.js, a quick report when there is none, the index thumbnails, and
+// then the full report, which replaces the quick one as a whole directory
+// when it is done. The server answers from the first second; until a piece
+// is in place the pages that need it say what is being built and reload
+// themselves (see pending).
+type builder struct {
+	goCmd string // the go command, $GO or "go"
+	repo  string // the module root the commands run in
+	site  string // the site directory being served
+	out   io.Writer
+
+	// run runs one command and copyWasmExecFn copies the wasm glue; tests
+	// replace them.
+	run            func(ctx context.Context, name string, args ...string) error
+	copyWasmExecFn func(ctx context.Context) error
+
+	mu      sync.Mutex
+	step    string    // what is being built now, "" when nothing is
+	started time.Time // when step started
+	last    string    // the step's last line of output (gen-report's progress)
+	failed  string    // the last step that failed, with why
+	done    bool      // every step has finished
+}
+
+func newBuilder(repo, site string, out io.Writer) *builder {
+	b := &builder{goCmd: "go", repo: repo, site: site, out: out}
+	if g := os.Getenv("GO"); g != "" {
+		b.goCmd = g
+	}
+	b.run = b.exec
+	b.copyWasmExecFn = b.copyWasmExec
+	return b
+}
+
+// reportEdition reads which report the site holds: "quick", "full", "" (an
+// older report without an edition line), or "none".
+func reportEdition(site string) string {
+	m, err := os.ReadFile(filepath.Join(site, "reports", ".commlab-report"))
+	if err != nil {
+		if _, err := os.Stat(filepath.Join(site, "reports", "index.html")); err == nil {
+			return ""
+		}
+		return "none"
+	}
+	for _, line := range strings.Split(string(m), "\n") {
+		if e, ok := strings.CutPrefix(line, "edition: "); ok {
+			return e
+		}
+	}
+	return ""
+}
+
+// Build runs the steps in order until one fails or ctx ends; a failed step
+// is reported and the server keeps serving what there is.
+func (b *builder) Build(ctx context.Context) {
+	defer func() {
+		b.mu.Lock()
+		b.step, b.done = "", true
+		b.mu.Unlock()
+	}()
+	bin, err := os.MkdirTemp("", "commlab-serve-bin-")
+	if err != nil {
+		b.fail("tools", err)
+		return
+	}
+	defer os.RemoveAll(bin)
+	wasm := filepath.Join(b.site, "commlab.wasm")
+	steps := []struct {
+		name string
+		skip bool
+		do   func() error
+	}{
+		{"commlab.wasm", false, func() error {
+			tmp := filepath.Join(b.site, ".commlab.wasm.build")
+			defer os.Remove(tmp)
+			if err := b.run(ctx, b.goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./wasm/"); err != nil {
+				return err
+			}
+			if err := b.copyWasmExecFn(ctx); err != nil {
+				return err
+			}
+			return os.Rename(tmp, wasm)
+		}},
+		{"the report tools", false, func() error {
+			return b.run(ctx, b.goCmd, "build", "-o", bin+string(filepath.Separator), "./cmd/gen-report", "./cmd/gen-anim")
+		}},
+		{"the quick report", reportEdition(b.site) != "none", func() error {
+			return b.run(ctx, filepath.Join(bin, "gen-report"), "-quick", "-out", filepath.Join(b.site, "reports"))
+		}},
+		{"the thumbnails", false, func() error {
+			return b.run(ctx, filepath.Join(bin, "gen-anim"), "-thumbs", filepath.Join(b.site, "thumbs"))
+		}},
+		{"the full report", false, func() error {
+			if reportEdition(b.site) == "full" {
+				return nil
+			}
+			return b.run(ctx, filepath.Join(bin, "gen-report"), "-out", filepath.Join(b.site, "reports"))
+		}},
+	}
+	for _, s := range steps {
+		if s.skip || ctx.Err() != nil {
+			continue
+		}
+		b.mu.Lock()
+		b.step, b.started, b.last = s.name, time.Now(), ""
+		b.mu.Unlock()
+		fmt.Fprintf(b.out, "build: %s ...\n", s.name)
+		if err := s.do(); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			b.fail(s.name, err)
+			return
+		}
+		fmt.Fprintf(b.out, "build: %s done in %s\n", s.name, time.Since(b.started).Round(100*time.Millisecond))
+	}
+}
+
+func (b *builder) fail(step string, err error) {
+	b.mu.Lock()
+	b.failed = step + ": " + err.Error()
+	b.mu.Unlock()
+	fmt.Fprintf(b.out, "build: %s failed: %v\n", step, err)
+}
+
+// copyWasmExec copies the toolchain's wasm_exec.js beside the wasm: the glue
+// must come from the toolchain that built it.
+func (b *builder) copyWasmExec(ctx context.Context) error {
+	out, err := exec.CommandContext(ctx, b.goCmd, "env", "GOROOT").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOROOT: %w", err)
+	}
+	glue, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(b.site, ".wasm_exec.js.build")
+	if err := os.WriteFile(tmp, glue, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(b.site, "wasm_exec.js"))
+}
+
+// exec runs a command in the module root, its output a line at a time to
+// the server's output (indented) and its last line kept for the pages.
+func (b *builder) exec(ctx context.Context, name string, args ...string) error {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = b.repo
+	// On Ctrl-C the tools get SIGINT, so gen-report removes its temporary
+	// report, rather than SIGKILL.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 5 * time.Second
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	var tail bytes.Buffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			line := sc.Text()
+			fmt.Fprintf(b.out, "  %s\n", line)
+			b.mu.Lock()
+			b.last = line
+			b.mu.Unlock()
+			tail.Reset()
+			tail.WriteString(line)
+		}
+	}()
+	err := cmd.Run()
+	pw.Close()
+	<-done
+	if err != nil {
+		if t := tail.String(); t != "" {
+			return fmt.Errorf("%s: %w (%s)", filepath.Base(name), err, t)
+		}
+		return fmt.Errorf("%s: %w", filepath.Base(name), err)
+	}
+	return nil
+}
+
+// state is what the builder is doing, for the pages.
+func (b *builder) state() (step string, since time.Duration, last, failed string, done bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.step != "" {
+		since = time.Since(b.started).Round(time.Second)
+	}
+	return b.step, since, b.last, b.failed, b.done
+}
+
+// statusNote is the paragraph the report pages show in their status slot
+// while a fuller report is being built, or "" when nothing is on its way.
+func (b *builder) statusNote() string {
+	step, since, last, _, done := b.state()
+	if done || step == "" {
+		return ""
+	}
+	msg := "A full report is on its way: make serve is building " + step + " (" + since.String() + " so far"
+	if last != "" {
+		msg += "; " + last
+	}
+	msg += "). It replaces this report as a whole when it is done: reload then."
+	return `<div class="edition pending"><p>` + html.EscapeString(msg) + `</p></div>`
+}
+
+// buildingPage is the page served in place of one whose files are not built
+// yet: it says what is being built and reloads itself every few seconds
+// (a meta refresh, which the site's Content-Security-Policy allows).
+func (b *builder) buildingPage(what string) []byte {
+	step, since, last, failed, done := b.state()
+	var s strings.Builder
+	s.WriteString(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">` +
+		`<meta name="viewport" content="width=device-width, initial-scale=1">`)
+	if failed == "" && !done {
+		s.WriteString(`<meta http-equiv="refresh" content="3">`)
+	}
+	s.WriteString(`<title>commlab: building</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="/style.css"></head><body class="landing"><main class="building">`)
+	fmt.Fprintf(&s, "<h1>Building %s</h1>", html.EscapeString(what))
+	switch {
+	case failed != "":
+		fmt.Fprintf(&s, "<p>The build failed: %s. See make serve's output.</p>", html.EscapeString(failed))
+	case done:
+		fmt.Fprintf(&s, "<p>%s was not built; see make serve's output.</p>", html.EscapeString(what))
+	case step != "":
+		fmt.Fprintf(&s, "<p>make serve is building %s (%s so far).", html.EscapeString(step), since)
+		if last != "" {
+			fmt.Fprintf(&s, " %s", html.EscapeString(last))
+		}
+		s.WriteString(" This page reloads itself when it is ready. A first build from an empty Go cache takes a minute or two; later ones start at once.</p>")
+	default:
+		s.WriteString("<p>make serve is about to build it. This page reloads itself.</p>")
+	}
+	s.WriteString(`<p><a href="/">Back to the start page</a></p></main></body></html>`)
+	return []byte(s.String())
+}
