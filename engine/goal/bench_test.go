@@ -77,6 +77,7 @@ func BenchmarkRun(b *testing.B) {
 		{"butterfly/P=1024", 1 << 10, 0, false},
 		{"butterfly/P=16384", 1 << 14, 0, false},
 		{"butterfly/P=16384/T=4", 1 << 14, 4, false},
+		{"butterfly/P=131072", 1 << 17, 0, false},
 		{"butterfly/P=1024/record", 1 << 10, 0, true},
 	} {
 		var buf bytes.Buffer

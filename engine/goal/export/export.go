@@ -93,12 +93,25 @@ func Program(w io.Writer, prog *logp.Program, unit float64) error {
 	}
 	gw := goal.NewWriter(w, prog.P)
 	label := make([]goal.Label, len(prog.Ops))
+	// the ops of each processor, in program order (counting sort by Proc)
+	start := make([]int, prog.P+1)
+	for _, op := range prog.Ops {
+		start[op.Proc+1]++
+	}
+	for q := range prog.P {
+		start[q+1] += start[q]
+	}
+	order := make([]int32, len(prog.Ops))
+	fill := append([]int(nil), start[:prog.P]...)
+	for i, op := range prog.Ops {
+		order[fill[op.Proc]] = int32(i)
+		fill[op.Proc]++
+	}
 	for q := range prog.P {
 		gw.StartRank(q)
-		for i, op := range prog.Ops {
-			if int(op.Proc) != q {
-				continue
-			}
+		for _, i32 := range order[start[q]:start[q+1]] {
+			i := int(i32)
+			op := prog.Ops[i]
 			switch op.Kind {
 			case logp.Compute:
 				label[i] = gw.Calc(uint64(math.Round(op.Dur * unit)))
