@@ -122,7 +122,8 @@ func ownView(row []float64, u int) []int {
 	return viewsOf(n, m, 5)[u]
 }
 
-// Noise-free and symmetrised matrices have no noise scale.
+// Noise-free matrices (a noise scale of 0: every increase is a jump) and
+// symmetrised ones (the noise read from the rows alone).
 func TestInferLeavesNoNoiseScale(t *testing.T) {
 	tr, _ := Generate(3, 2, 3)
 	n := DefaultNet()
@@ -131,7 +132,7 @@ func TestInferLeavesNoNoiseScale(t *testing.T) {
 	if g, _ := InferLeaves(rtt); !sameGroups(g, tr.Groups()) {
 		t.Errorf("noise-free: %v", g)
 	}
-	// Symmetrised noisy two-level cluster: the paper's rule.
+	// Symmetrised noisy two-level cluster: the scale comes from the rows.
 	tr = PaperCluster()
 	rtt = MeasureRTT(tr, DefaultNet(), rand.New(rand.NewPCG(3, 1)))
 	for u := range rtt {
