@@ -60,6 +60,7 @@ type options struct {
 	w, h                int
 	scale               float64
 	png, gif, thumbs    string
+	index               string
 	atEnd               bool
 	fps                 int
 	seconds             float64
@@ -73,18 +74,19 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 	fs.StringVar(&o.scene, "scene", "", "scene `NAME` (default: the first, "+strings.Join(reg.Names(), ", ")+")")
 	fs.StringVar(&o.query, "query", "", "a scene page's URL `query`, e.g. 'P=16&T=2&seed=3' (parameters, seed, t, speed, theme)")
 	fs.StringVar(&o.theme, "theme", "", "palette: "+strings.Join(render.ThemeNames, " or ")+" (default: the query's, else "+render.ThemeNames[0]+")")
-	fs.IntVar(&o.w, "w", 960, fmt.Sprintf("layout width in CSS `px`, %d to %d", minSide, maxSide))
-	fs.IntVar(&o.h, "h", 540, fmt.Sprintf("layout height in CSS `px`, %d to %d", minSide, maxSide))
+	fs.IntVar(&o.w, "width", 960, fmt.Sprintf("layout width in CSS `px`, %d to %d", minSide, maxSide))
+	fs.IntVar(&o.h, "height", 540, fmt.Sprintf("layout height in CSS `px`, %d to %d", minSide, maxSide))
 	fs.Float64Var(&o.scale, "scale", 1, fmt.Sprintf("image pixels per CSS pixel, %g to %g (2 for high-DPI slides)", minScale, maxScale))
 	fs.StringVar(&o.png, "png", "", "write the frame the page shows for the query (at its t; at the end of the run if it names none) to `FILE`")
 	fs.BoolVar(&o.atEnd, "at-end", false, "with -png: the run's last frame")
 	fs.StringVar(&o.gif, "gif", "", "write the whole run as a looping animated GIF to `FILE`")
 	fs.IntVar(&o.fps, "fps", 20, fmt.Sprintf("with -gif: frames a second, %d to %d", minFPS, maxFPS))
 	fs.Float64Var(&o.seconds, "seconds", 0, fmt.Sprintf("with -gif: play the run over this many seconds, %d to %d (default %g divided by the query's speed)", minSecs, maxSecs, scene.PlaySeconds))
+	fs.StringVar(&o.index, "index", "", "write the site's start page, its cards made from the scene catalog, to `FILE` (site/index.html); alone or with -thumbs")
 	fs.StringVar(&o.thumbs, "thumbs", "", fmt.Sprintf("write every scene's last frame at its defaults to `DIR`/NAME.png, %gx%g px", thumbW*thumbScale, thumbH*thumbScale))
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, "usage: gen-anim [flags] -png FILE | -gif FILE | -thumbs DIR")
+			fmt.Fprintln(stdout, "usage: gen-anim [flags] -png FILE | -gif FILE | -thumbs DIR | -index FILE")
 			fs.SetOutput(stdout)
 			fs.PrintDefaults()
 			return nil
@@ -102,6 +104,15 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 	if len(reg) == 0 {
 		return errors.New("no scenes to export: scene/catalog lists none yet")
 	}
+	if o.index != "" {
+		if err := writeFile(o.index, func(w io.Writer) error { return writeIndex(w, reg) }); err != nil {
+			return fmt.Errorf("-index: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s: the start page, %d scenes\n", o.index, len(reg))
+		if o.thumbs == "" {
+			return nil
+		}
+	}
 	if o.thumbs != "" {
 		return thumbs(stdout, o, reg)
 	}
@@ -110,21 +121,25 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 
 // check validates the flags on their own, before any scene is built.
 func (o options) check() error {
-	if o.png == "" && o.gif == "" && o.thumbs == "" {
-		return usagef("nothing to do: give -png FILE, -gif FILE or -thumbs DIR")
+	if o.png == "" && o.gif == "" && o.thumbs == "" && o.index == "" {
+		return usagef("nothing to do: give -png FILE, -gif FILE, -thumbs DIR or -index FILE")
 	}
-	if o.thumbs != "" {
-		for _, f := range []string{"png", "gif", "scene", "query", "w", "h", "scale", "at-end", "fps", "seconds"} {
+	if o.thumbs != "" || o.index != "" {
+		what := "-thumbs makes every scene's thumbnail at its defaults (%gx%g px)"
+		if o.thumbs == "" {
+			what = "-index writes the start page (its thumbnails are %gx%g px)"
+		}
+		for _, f := range []string{"png", "gif", "scene", "query", "width", "height", "scale", "at-end", "fps", "seconds"} {
 			if o.set[f] {
-				return usagef("-thumbs makes every scene's thumbnail at its defaults (%gx%g px); it cannot be combined with -%s", thumbW*thumbScale, thumbH*thumbScale, f)
+				return usagef(what+"; it cannot be combined with -%s", thumbW*thumbScale, thumbH*thumbScale, f)
 			}
 		}
 	}
 	if o.w < minSide || o.w > maxSide {
-		return usagef("-w %d: want a width in CSS pixels from %d to %d", o.w, minSide, maxSide)
+		return usagef("-width %d: want a width in CSS pixels from %d to %d", o.w, minSide, maxSide)
 	}
 	if o.h < minSide || o.h > maxSide {
-		return usagef("-h %d: want a height in CSS pixels from %d to %d", o.h, minSide, maxSide)
+		return usagef("-height %d: want a height in CSS pixels from %d to %d", o.h, minSide, maxSide)
 	}
 	if !(o.scale >= minScale && o.scale <= maxScale) {
 		return usagef("-scale %g: want a number from %g to %g", o.scale, minScale, maxScale)

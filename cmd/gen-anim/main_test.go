@@ -162,7 +162,7 @@ func TestExport(t *testing.T) {
 
 func TestPNGAtEndAndDefaults(t *testing.T) {
 	dir := t.TempDir()
-	out, err := runIn(t, dir, "-scene", "bars", "-png", "end.png", "-at-end", "-w", "320", "-h", "200", "-scale", "2")
+	out, err := runIn(t, dir, "-scene", "bars", "-png", "end.png", "-at-end", "-width", "320", "-height", "200", "-scale", "2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,9 +228,9 @@ func TestBadInput(t *testing.T) {
 	}{
 		{nil, "nothing to do", true},
 		{[]string{"extra", "-png", "a.png"}, `unexpected argument "extra"`, true},
-		{[]string{"-png", "a.png", "-w", "10"}, "-w 10: want a width in CSS pixels from 64 to 4096", true},
-		{[]string{"-png", "a.png", "-h", "5000"}, "-h 5000: want a height in CSS pixels from 64 to 4096", true},
-		{[]string{"-png", "a.png", "-w", "wide"}, `invalid value "wide" for flag -w`, true},
+		{[]string{"-png", "a.png", "-width", "10"}, "-width 10: want a width in CSS pixels from 64 to 4096", true},
+		{[]string{"-png", "a.png", "-height", "5000"}, "-height 5000: want a height in CSS pixels from 64 to 4096", true},
+		{[]string{"-png", "a.png", "-width", "wide"}, `invalid value "wide" for flag -width`, true},
 		{[]string{"-png", "a.png", "-scale", "0"}, "-scale 0: want a number from 0.25 to 4", true},
 		{[]string{"-png", "a.png", "-scale", "NaN"}, "-scale NaN: want a number from 0.25 to 4", true},
 		{[]string{"-gif", "a.gif", "-fps", "0"}, "-fps 0: want whole frames a second from 1 to 50", true},
@@ -253,9 +253,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-png", "a.png", "-query", "t=1"}, `-query: t: "1" is not allowed; want a time in [0, 1e-05] s (this run's length)`, true},
 		{[]string{"-png", "a.png", "-query", "P=64&gap=0.5"}, `-query: gap: "0.5" is not allowed; want at most 16/P`, true},
 		{[]string{"-png", "same", "-gif", "same"}, "-png and -gif both name", true},
-		{[]string{"-thumbs", "t", "-w", "100"}, "cannot be combined with -w", true},
+		{[]string{"-thumbs", "t", "-width", "100"}, "cannot be combined with -width", true},
 		{[]string{"-thumbs", "t", "-png", "a.png"}, "cannot be combined with -png", true},
-		{[]string{"-gif", "a.gif", "-w", "4096", "-h", "4096", "-scale", "4"}, "-gif: 161 frames of 16384x16384 px are 40.2 GiB, over the 1 GiB budget", true},
+		{[]string{"-gif", "a.gif", "-width", "4096", "-height", "4096", "-scale", "4"}, "-gif: 161 frames of 16384x16384 px are 40.2 GiB, over the 1 GiB budget", true},
 		{[]string{"-png", "no/such/dir/a.png"}, "-png: open", false},
 	}
 	for _, tt := range tests {

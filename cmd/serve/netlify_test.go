@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -129,4 +131,35 @@ func TestNetlifyMatchesServe(t *testing.T) {
 func minor(v string) string {
 	parts := strings.SplitN(v, ".", 3)
 	return strings.Join(parts[:min(2, len(parts))], ".")
+}
+
+// TestNetlifyPinsAFullGoVersion checks that the build image's Go is a full
+// release, not a minor version whose patch level the image chooses.
+func TestNetlifyPinsAFullGoVersion(t *testing.T) {
+	b, err := os.ReadFile("../../netlify.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^\s*GO_VERSION\s*=\s*"([^"]*)"`).FindSubmatch(b)
+	if m == nil || !regexp.MustCompile(`^\d+\.\d+\.\d+$`).Match(m[1]) {
+		t.Errorf("netlify.toml GO_VERSION = %q, want a full version such as 1.26.8", m)
+	}
+}
+
+// TestEveryPageHasAFavicon checks the site's own pages link the favicon
+// (the report pages' template is tested in its package).
+func TestEveryPageHasAFavicon(t *testing.T) {
+	pages, err := filepath.Glob("../../site/*.html")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no site pages: %v", err)
+	}
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`<link rel="icon" href="[^"]*favicon\.ico">`).Match(b) {
+			t.Errorf("%s links no favicon", filepath.Base(p))
+		}
+	}
 }
