@@ -172,16 +172,15 @@ type exec struct {
 	L, S   uint64
 	ncpu   int
 	nnic   int
-	nexto  []uint64 // per rank and CPU
-	nextgr []uint64 // per rank and NIC
-	nextgs []uint64
+	nexto  []uint64   // per rank and CPU: LogGOPSim's nexto
+	nic    []nicClock // per rank and NIC: nextgs, nextgr
 	pend   []uint8           // dependencies left per op; pendBig: in big
 	big    map[uint32]uint32 // ops with ≥ pendBig dependencies
 	q      queue
 	aqtime uint32
 	// match queues: linked lists in one pool; rq holds posted recvs, uq
 	// unexpected messages (send ops)
-	rqHead, rqTail, uqHead, uqTail []uint32
+	hq   []hostQueues
 	pool                           []rqNode // posted recvs
 	upool                          []uqNode // unexpected messages
 	free, ufree                    uint32
@@ -201,6 +200,13 @@ type exec struct {
 	issued         int64
 	nodeOfRankLast []cause
 }
+
+// nicClock is a NIC's next free times for a send (LogGOPSim's nextgs)
+// and a receive (nextgr), side by side: one cache line per rank.
+type nicClock struct{ gs, gr uint64 }
+
+// hostQueues are a rank's match queues (heads and tails of lists).
+type hostQueues struct{ rqHead, rqTail, uqHead, uqTail uint32 }
 
 // rqNode is a posted recv (its source and tag are in the schedule): 8
 // bytes, since a butterfly at P = 2^20 posts 21 M recvs at once. uqNode
@@ -230,8 +236,7 @@ func newExec(s *Schedule, p Params, nz *cpuNoise, rec bool) *exec {
 		G: uint64(p.GapPerByte), L: uint64(p.L), S: uint64(p.S), ncpu: s.CPUs(), nnic: s.NICs(), nz: nz, rec: rec}
 	P := s.numRanks
 	e.nexto = make([]uint64, P*e.ncpu)
-	e.nextgr = make([]uint64, P*e.nnic)
-	e.nextgs = make([]uint64, P*e.nnic)
+	e.nic = make([]nicClock, P*e.nnic)
 	n := s.NumOps()
 	e.pend = make([]uint8, n)
 	for _, d := range s.succ {
@@ -248,12 +253,9 @@ func newExec(s *Schedule, p Params, nz *cpuNoise, rec bool) *exec {
 			e.big[j]++
 		}
 	}
-	e.rqHead = make([]uint32, P)
-	e.rqTail = make([]uint32, P)
-	e.uqHead = make([]uint32, P)
-	e.uqTail = make([]uint32, P)
-	for i := range P {
-		e.rqHead[i], e.rqTail[i], e.uqHead[i], e.uqTail[i] = nilNode, nilNode, nilNode, nilNode
+	e.hq = make([]hostQueues, P)
+	for i := range e.hq {
+		e.hq[i] = hostQueues{nilNode, nilNode, nilNode, nilNode}
 	}
 	e.free, e.ufree = nilNode, nilNode
 	e.q.reset()
@@ -364,7 +366,7 @@ func (e *exec) handle(it item) {
 		e.release()
 	case Send:
 		nc := int(h)*e.nnic + int(s.nic(op))
-		if t := max(e.nexto[c], e.nextgs[nc]); t > it.time {
+		if t := max(e.nexto[c], e.nic[nc].gs); t > it.time {
 			it.time = t
 			if e.rec {
 				e.cause[op] = e.bind(c, nc)
@@ -377,7 +379,7 @@ func (e *exec) handle(it item) {
 		t := it.time
 		stall := e.stall(h, t, t+e.o)
 		e.nexto[c] = t + e.o + (size-1)*e.O + stall
-		e.nextgs[nc] = t + e.g + (size-1)*e.G
+		e.nic[nc].gs = t + e.g + (size-1)*e.G
 		peer := s.ops[op].peer
 		delay := uint64(0)
 		if e.nz.net != nil {
@@ -435,7 +437,7 @@ func (e *exec) handle(it item) {
 
 // bind is what set max(nexto, nextgs): the CPU unless the NIC is later.
 func (e *exec) bind(c, nc int) cause {
-	if e.nextgs[nc] > e.nexto[c] {
+	if e.nic[nc].gs > e.nexto[c] {
 		return e.gsBy[nc]
 	}
 	return e.cpuBy[c]
@@ -450,8 +452,8 @@ func (e *exec) bump(sc, sn int, t uint64, send uint32) {
 			e.cpuBy[sc] = cause{kind: CritRendezvous, id: e.msgOf[send]}
 		}
 	}
-	if e.nextgs[sn] < t {
-		e.nextgs[sn] = t
+	if e.nic[sn].gs < t {
+		e.nic[sn].gs = t
 		if e.rec {
 			e.gsBy[sn] = cause{kind: CritRendezvous, id: e.msgOf[send]}
 		}
@@ -472,11 +474,11 @@ func (e *exec) message(it item) {
 	// the sender's indices (the item keeps the send's proc and nic).
 	c := int(dst)*e.ncpu + int(s.cpu(op))
 	nc := int(dst)*e.nnic + int(s.nic(op))
-	if t := max(e.nexto[c], e.nextgr[nc]); t > it.time {
+	if t := max(e.nexto[c], e.nic[nc].gr); t > it.time {
 		it.time = t
 		if e.rec {
 			m := e.msgOf[op]
-			if e.nextgr[nc] > e.nexto[c] {
+			if e.nic[nc].gr > e.nexto[c] {
 				e.mcause[m] = e.grBy[nc]
 			} else {
 				e.mcause[m] = e.cpuBy[c]
@@ -490,7 +492,7 @@ func (e *exec) message(it item) {
 	stall := e.stall(dst, t, t+e.o)
 	busy := max((size-1)*e.O, (size-1)*e.G)
 	e.nexto[c] = t + e.o + stall + busy
-	e.nextgr[nc] = t + e.g + (size-1)*e.G
+	e.nic[nc].gr = t + e.g + (size-1)*e.G
 	if e.rec {
 		m := e.msgOf[op]
 		mr := &e.tl.Messages[m]
@@ -543,17 +545,17 @@ func (e *exec) stall(h uint32, a, b uint64) uint64 {
 // (its LIST_MATCH queues: first match in posting order).
 func (e *exec) takeRecv(h, src, tag uint32) (uint32, bool) {
 	prev := nilNode
-	for n := e.rqHead[h]; n != nilNode; n = e.pool[n].next {
+	for n := e.hq[h].rqHead; n != nilNode; n = e.pool[n].next {
 		q := e.pool[n]
 		o := &e.s.ops[q.op]
 		if (src == Any || o.peer == Any || o.peer == src) && (tag == Any || o.tag == Any || o.tag == tag) {
 			if prev == nilNode {
-				e.rqHead[h] = q.next
+				e.hq[h].rqHead = q.next
 			} else {
 				e.pool[prev].next = q.next
 			}
-			if e.rqTail[h] == n {
-				e.rqTail[h] = prev
+			if e.hq[h].rqTail == n {
+				e.hq[h].rqTail = prev
 			}
 			e.pool[n].next = e.free
 			e.free = n
@@ -568,17 +570,17 @@ func (e *exec) takeRecv(h, src, tag uint32) (uint32, bool) {
 // that a recv from peer with tag matches, in arrival order.
 func (e *exec) takeMsg(h, peer, tag uint32) (uqNode, bool) {
 	prev := nilNode
-	for n := e.uqHead[h]; n != nilNode; n = e.upool[n].next {
+	for n := e.hq[h].uqHead; n != nilNode; n = e.upool[n].next {
 		q := e.upool[n]
 		t := e.s.ops[q.op].tag
 		if (peer == Any || q.src == peer) && (tag == Any || t == Any || t == tag) {
 			if prev == nilNode {
-				e.uqHead[h] = q.next
+				e.hq[h].uqHead = q.next
 			} else {
 				e.upool[prev].next = q.next
 			}
-			if e.uqTail[h] == n {
-				e.uqTail[h] = prev
+			if e.hq[h].uqTail == n {
+				e.hq[h].uqTail = prev
 			}
 			e.upool[n].next = e.ufree
 			e.ufree = n
@@ -598,12 +600,12 @@ func (e *exec) postRecv(h, op uint32) {
 		e.free = e.pool[n].next
 	}
 	e.pool[n] = rqNode{op: op, next: nilNode}
-	if e.rqTail[h] == nilNode {
-		e.rqHead[h] = n
+	if e.hq[h].rqTail == nilNode {
+		e.hq[h].rqHead = n
 	} else {
-		e.pool[e.rqTail[h]].next = n
+		e.pool[e.hq[h].rqTail].next = n
 	}
-	e.rqTail[h] = n
+	e.hq[h].rqTail = n
 }
 
 func (e *exec) unexpected(h, op, src uint32) {
@@ -615,12 +617,12 @@ func (e *exec) unexpected(h, op, src uint32) {
 		e.ufree = e.upool[n].next
 	}
 	e.upool[n] = uqNode{op: op, src: src, next: nilNode}
-	if e.uqTail[h] == nilNode {
-		e.uqHead[h] = n
+	if e.hq[h].uqTail == nilNode {
+		e.hq[h].uqHead = n
 	} else {
-		e.upool[e.uqTail[h]].next = n
+		e.upool[e.hq[h].uqTail].next = n
 	}
-	e.uqTail[h] = n
+	e.hq[h].uqTail = n
 }
 
 func (e *exec) markStarted(h, op uint32) {
@@ -714,7 +716,7 @@ func (e *exec) push(h, op uint32) {
 		if e.rec {
 			e.cause[op] = e.bind(c, nc)
 		}
-		t = max(t, e.nextgs[nc])
+		t = max(t, e.nic[nc].gs)
 	}
 	e.q.push(item{time: t, ts: e.newTS(), op: op, host: h})
 }
@@ -747,7 +749,7 @@ func (e *exec) result() (*Result, error) {
 		stuck = &StuckError{NotRun: s.NumOps() - int(e.issued)}
 	}
 	for h := range s.numRanks {
-		for n := e.rqHead[h]; n != nilNode; n = e.pool[n].next {
+		for n := e.hq[h].rqHead; n != nilNode; n = e.pool[n].next {
 			if stuck == nil {
 				stuck = &StuckError{}
 			}
@@ -756,7 +758,7 @@ func (e *exec) result() (*Result, error) {
 				stuck.Unmatched = append(stuck.Unmatched, fmt.Sprintf("rank %d %s: recv from %s tag %s", h, e.opName(op), wild(s.ops[op].peer), wild(s.ops[op].tag)))
 			}
 		}
-		for n := e.uqHead[h]; n != nilNode; n = e.upool[n].next {
+		for n := e.hq[h].uqHead; n != nilNode; n = e.upool[n].next {
 			if stuck == nil {
 				stuck = &StuckError{}
 			}
