@@ -6,9 +6,9 @@ import "slices"
 // set the time the next one began (the CPU's previous occupant, the NIC's
 // previous gap, a message's flight, a rendezvous release), so the chain
 // covers the run from 0 to End without the slack that did not matter.
-func (e *exec) critical() []CritStep {
+func (e *exec) critical(h int) []CritStep {
 	s := e.s
-	h := e.res.EndRank
+	// h is the rank that finishes last
 	c := h * e.ncpu
 	for k := range e.ncpu {
 		if e.nexto[h*e.ncpu+k] > e.nexto[c] {

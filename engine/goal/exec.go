@@ -150,6 +150,18 @@ func (e *StuckError) Error() string {
 // unmatched or operations never issued returns the partial Result and a
 // *StuckError.
 func Run(s *Schedule, p Params, n Noise, opt Options) (*Result, error) {
+	var x Executor
+	return x.Run(s, p, n, opt)
+}
+
+// Executor runs schedules like Run, keeping its buffers from one run to
+// the next: sweeps and scenes that rerun a schedule allocate little
+// after the first run. Not safe for concurrent use.
+type Executor struct{ e exec }
+
+// Run is the package's Run on the executor's buffers. The Result (and its
+// Timeline) belongs to the caller.
+func (x *Executor) Run(s *Schedule, p Params, n Noise, opt Options) (*Result, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -160,9 +172,11 @@ func Run(s *Schedule, p Params, n Noise, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := newExec(s, p, nz, opt.Record)
-	e.run()
-	return e.result()
+	x.e.reset(s, p, nz, opt.Record)
+	x.e.run()
+	r, err := x.e.result()
+	x.e.tl, x.e.s = nil, nil
+	return r, err
 }
 
 type exec struct {
@@ -232,13 +246,32 @@ type cause struct {
 var start0 = cause{none: true}
 
 func newExec(s *Schedule, p Params, nz *cpuNoise, rec bool) *exec {
-	e := &exec{s: s, o: uint64(p.Overhead), O: uint64(p.OverheadPerByte), g: uint64(p.Gap),
-		G: uint64(p.GapPerByte), L: uint64(p.L), S: uint64(p.S), ncpu: s.CPUs(), nnic: s.NICs(), nz: nz, rec: rec}
+	e := &exec{}
+	e.reset(s, p, nz, rec)
+	return e
+}
+
+// reuse returns s[:n] cleared, reusing its array when it is big enough.
+func reuse[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// reset prepares a run of s, keeping the buffers of an earlier run.
+func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
+	*e = exec{s: s, o: uint64(p.Overhead), O: uint64(p.OverheadPerByte), g: uint64(p.Gap),
+		G: uint64(p.GapPerByte), L: uint64(p.L), S: uint64(p.S), ncpu: s.CPUs(), nnic: s.NICs(), nz: nz, rec: rec,
+		nexto: e.nexto, nic: e.nic, pend: e.pend, hq: e.hq, pool: e.pool[:0], upool: e.upool[:0],
+		freed: e.freed[:0], batch: e.batch[:0], q: e.q}
 	P := s.numRanks
-	e.nexto = make([]uint64, P*e.ncpu)
-	e.nic = make([]nicClock, P*e.nnic)
+	e.nexto = reuse(e.nexto, P*e.ncpu)
+	e.nic = reuse(e.nic, P*e.nnic)
 	n := s.NumOps()
-	e.pend = make([]uint8, n)
+	e.pend = reuse(e.pend, n)
 	for _, d := range s.succ {
 		j := d &^ startDep
 		switch e.pend[j] {
@@ -253,13 +286,15 @@ func newExec(s *Schedule, p Params, nz *cpuNoise, rec bool) *exec {
 			e.big[j]++
 		}
 	}
-	e.hq = make([]hostQueues, P)
+	e.hq = reuse(e.hq, P)
 	for i := range e.hq {
 		e.hq[i] = hostQueues{nilNode, nilNode, nilNode, nilNode}
 	}
 	e.free, e.ufree = nilNode, nilNode
 	e.q.reset()
-	e.pool = make([]rqNode, 0, s.NumOps()-s.sends) // address space: touched as recvs are posted
+	if want := s.NumOps() - s.sends; cap(e.pool) < want {
+		e.pool = make([]rqNode, 0, want) // address space: touched as recvs are posted
+	}
 	if rec {
 		e.tl = &Timeline{Ops: make([]OpRecord, n), Messages: make([]MsgRecord, 0, s.sends)}
 		for i := range e.tl.Ops {
@@ -281,7 +316,6 @@ func newExec(s *Schedule, p Params, nz *cpuNoise, rec bool) *exec {
 			e.cause[i] = start0
 		}
 	}
-	return e
 }
 
 func (e *exec) kindKey(op uint32) uint8 { return uint8(e.s.kind(op)) }
@@ -723,7 +757,8 @@ func (e *exec) push(h, op uint32) {
 
 func (e *exec) result() (*Result, error) {
 	s := e.s
-	r := &e.res
+	res := e.res // a copy: the Executor's next run resets e.res
+	r := &res
 	r.Ops = e.issued
 	r.Events = int64(e.aqtime)
 	r.Pops += int64(s.roots)
@@ -742,7 +777,7 @@ func (e *exec) result() (*Result, error) {
 	r.End = int64(best)
 	if e.rec {
 		r.Timeline = e.tl
-		r.Critical = e.critical()
+		r.Critical = e.critical(r.EndRank)
 	}
 	var stuck *StuckError
 	if int(e.issued) < s.NumOps() {

@@ -300,3 +300,34 @@ func TestButterflyClosedForm(t *testing.T) {
 		}
 	}
 }
+
+// An Executor reused across schedules and options gives what fresh runs
+// give, and leaves earlier Results alone.
+func TestExecutorReuse(t *testing.T) {
+	var x Executor
+	var prev []*Result
+	var want []int64
+	for round := range 2 {
+		for _, name := range []string{"ex_allreduce_recdoub_32.goal", "ex_linear_alltoall_8.goal", "ex_binomialtreebcast_32.goal", "ex_dissemination_16.goal"} {
+			s := readFile(t, "testdata/examples/"+name, false)
+			fresh, err := Run(s, Default(), Noise{}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := x.Run(s, Default(), Noise{}, Options{Record: round == 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.End != fresh.End || r.Events != fresh.Events || r.Pops != fresh.Pops {
+				t.Errorf("%s round %d: reused %+v, fresh %+v", name, round, *r, *fresh)
+			}
+			prev = append(prev, r)
+			want = append(want, fresh.End)
+		}
+	}
+	for i, r := range prev {
+		if r.End != want[i] {
+			t.Errorf("result %d changed to %d after later runs, was %d", i, r.End, want[i])
+		}
+	}
+}
