@@ -186,22 +186,22 @@ type exec struct {
 	L, S   uint64
 	ncpu   int
 	nnic   int
-	nexto  []uint64   // per rank and CPU: LogGOPSim's nexto
-	nic    []nicClock // per rank and NIC: nextgs, nextgr
+	nexto  []uint64          // per rank and CPU: LogGOPSim's nexto
+	nic    []nicClock        // per rank and NIC: nextgs, nextgr
 	pend   []uint8           // dependencies left per op; pendBig: in big
 	big    map[uint32]uint32 // ops with ≥ pendBig dependencies
 	q      queue
 	aqtime uint32
 	// match queues: linked lists in one pool; rq holds posted recvs, uq
 	// unexpected messages (send ops)
-	hq   []hostQueues
-	pool                           []rqNode // posted recvs
-	upool                          []uqNode // unexpected messages
-	free, ufree                    uint32
-	freed                          []freedOp
-	batch                          []uint32
-	nz                             *cpuNoise
-	res                            Result
+	hq          []hostQueues
+	pool        []rqNode // posted recvs
+	upool       []uqNode // unexpected messages
+	free, ufree uint32
+	freed       []freedOp
+	batch       []uint32
+	nz          *cpuNoise
+	res         Result
 	// recording
 	rec            bool
 	tl             *Timeline
