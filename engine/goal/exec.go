@@ -203,16 +203,14 @@ type exec struct {
 	nz          *cpuNoise
 	res         Result
 	// recording
-	rec            bool
-	tl             *Timeline
-	msgOf          []int32 // per send op: message index
-	cause          []cause // per op: what set its issue time
-	mcause         []cause // per message: what set its taking time
-	cpuBy, gsBy    []cause // setter of nexto / nextgs
-	grBy           []cause
-	pendingMsg     int
-	issued         int64
-	nodeOfRankLast []cause
+	rec         bool
+	tl          *Timeline
+	msgOf       []int32 // per send op: message index
+	cause       []cause // per op: what set its issue time
+	mcause      []cause // per message: what set its taking time
+	cpuBy, gsBy []cause // setter of nexto / nextgs
+	grBy        []cause
+	issued      int64
 }
 
 // nicClock is a NIC's next free times for a send (LogGOPSim's nextgs)
@@ -339,20 +337,7 @@ func (e *exec) run() {
 		for _, op := range roots {
 			e.handle(item{time: 0, ts: ts, op: op, host: uint32(h)})
 			ts++
-			e.drainQueue(false)
 		}
-	}
-	e.drainQueue(true)
-}
-
-// drainQueue pops while the queue holds items earlier than the next
-// initial one: with all true, until it is empty. Initial items have time
-// 0 and the smallest stamps, so they precede everything; draining between
-// them is a no-op except for items pushed at time 0 with earlier stamps,
-// which cannot exist.
-func (e *exec) drainQueue(all bool) {
-	if !all {
-		return
 	}
 	for e.q.len() > 0 {
 		e.res.Pops++
