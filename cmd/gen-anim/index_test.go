@@ -85,3 +85,21 @@ func TestShortHelp(t *testing.T) {
 		t.Errorf("-h printed %q", stdout.String())
 	}
 }
+
+// TestPNGToStdout checks that -png - writes the PNG to stdout and the note
+// to stderr, and that both images cannot go there.
+func TestPNGToStdout(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run(&stdout, &stderr, []string{"-scene", "bars", "-png", "-", "-at-end"}, reg); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(stdout.Bytes(), []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("stdout starts %q, want a PNG", stdout.Bytes()[:min(8, stdout.Len())])
+	}
+	if !strings.Contains(stderr.String(), "wrote -") {
+		t.Errorf("stderr %q, want the note", stderr.String())
+	}
+	if err := run(io.Discard, io.Discard, []string{"-png", "-", "-gif", "-"}, reg); err == nil || !strings.Contains(err.Error(), "stdout") {
+		t.Errorf("-png - -gif -: %v, want an error naming stdout", err)
+	}
+}

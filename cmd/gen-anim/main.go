@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"commlab/internal/outfile"
 	"commlab/render"
 	"commlab/render/raster"
 	"commlab/scene"
@@ -20,6 +20,7 @@ import (
 )
 
 func main() {
+	outfile.CleanOnSignal() // Ctrl-C leaves no temporary file
 	err := run(os.Stdout, os.Stderr, os.Args[1:], catalog.All())
 	if err == nil {
 		return
@@ -116,6 +117,10 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 	if o.thumbs != "" {
 		return thumbs(stdout, o, reg)
 	}
+	dataOut = stdout
+	if o.png == "-" || o.gif == "-" {
+		stdout = stderr // the image is the output; the note goes beside it
+	}
 	return export(stdout, o, reg)
 }
 
@@ -123,6 +128,12 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 func (o options) check() error {
 	if o.png == "" && o.gif == "" && o.thumbs == "" && o.index == "" {
 		return usagef("nothing to do: give -png FILE, -gif FILE, -thumbs DIR or -index FILE")
+	}
+	if o.png == "-" && o.gif == "-" {
+		return usagef("-png - and -gif - would both write to stdout; name a file for one of them")
+	}
+	if o.thumbs == "-" || o.index == "-" {
+		return usagef("-thumbs and -index write files; \"-\" (stdout) is for -png and -gif")
 	}
 	if o.thumbs != "" || o.index != "" {
 		what := "-thumbs makes every scene's thumbnail at its defaults (%gx%g px)"
@@ -358,33 +369,14 @@ func thumbs(stdout io.Writer, o options, reg scene.Registry) error {
 	return nil
 }
 
-// writeFile writes path through a temporary file in the same directory,
-// renamed into place only when complete, so a failure leaves no partial
-// file (and an existing one untouched).
-func writeFile(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	bw := bufio.NewWriter(f)
-	if err = write(bw); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	// CreateTemp makes the file private; an export is for sharing.
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+// dataOut is where an output named "-" goes: the command's stdout (run
+// sets it; the notes then go to stderr).
+var dataOut io.Writer = os.Stdout
+
+// writeFile writes an output file through outfile: atomically for a
+// regular file (a failure leaves no partial file and an existing one
+// untouched), through for a FIFO or a device, to its target for a
+// symlink, to stdout for "-".
+func writeFile(path string, write func(io.Writer) error) error {
+	return outfile.Write(path, dataOut, write)
 }
