@@ -316,7 +316,6 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 	}
 }
 
-func (e *exec) kindKey(op uint32) uint8 { return uint8(e.s.kind(op)) }
 
 // run is LogGOPSim's main loop. The initial operations (every rank's
 // roots, time 0, stamps 0..roots-1 in rank order) are handled first
@@ -333,7 +332,7 @@ func (e *exec) run() {
 				roots = append(roots, i)
 			}
 		}
-		stdSort(roots, e.kindKey)
+		sortBy(roots, byKind{e.s})
 		for _, op := range roots {
 			e.handle(item{time: 0, ts: ts, op: op, host: uint32(h)})
 			ts++
@@ -714,7 +713,7 @@ func (e *exec) release() {
 				e.batch = append(e.batch, x.op)
 			}
 		}
-		stdSort(e.batch, e.kindKey)
+		sortBy(e.batch, byKind{e.s})
 		for _, op := range e.batch {
 			e.push(h, op)
 		}

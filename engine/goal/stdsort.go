@@ -11,64 +11,78 @@ import "math/bits"
 // every later tie, is libstdc++'s: reproducing the algorithm is what
 // makes large schedules agree to the nanosecond. A test holds it to the
 // permutations g++ produces.
-func stdSort(a []uint32, key func(uint32) uint8) {
+func stdSort(a []uint32, key func(uint32) uint8) { sortBy(a, keyLess(key)) }
+
+// lesser is the comparison a sort uses; the executor's byKind is a
+// struct, so the generic sort is compiled for it with less inlined.
+type lesser interface{ less(x, y uint32) bool }
+
+type keyLess func(uint32) uint8
+
+func (k keyLess) less(x, y uint32) bool { return k(x) < k(y) }
+
+// byKind orders operations by LogGOPSim's type (gnp_op_comp_func).
+type byKind struct{ s *Schedule }
+
+func (b byKind) less(x, y uint32) bool { return b.s.ops[x].off>>30 < b.s.ops[y].off>>30 }
+
+func sortBy[L lesser](a []uint32, l L) {
 	n := len(a)
 	if n < 2 {
 		return
 	}
-	less := func(x, y uint32) bool { return key(x) < key(y) }
-	introsortLoop(a, 0, n, 2*(bits.Len(uint(n))-1), less)
-	finalInsertionSort(a, 0, n, less)
+	introsortLoop(a, 0, n, 2*(bits.Len(uint(n))-1), l)
+	finalInsertionSort(a, 0, n, l)
 }
 
 const sortThreshold = 16
 
-func introsortLoop(a []uint32, first, last, depth int, less func(x, y uint32) bool) {
+func introsortLoop[L lesser](a []uint32, first, last, depth int, l L) {
 	for last-first > sortThreshold {
 		if depth == 0 {
-			heapSort(a[first:last], less)
+			heapSort(a[first:last], l)
 			return
 		}
 		depth--
-		cut := partitionPivot(a, first, last, less)
-		introsortLoop(a, cut, last, depth, less)
+		cut := partitionPivot(a, first, last, l)
+		introsortLoop(a, cut, last, depth, l)
 		last = cut
 	}
 }
 
-func partitionPivot(a []uint32, first, last int, less func(x, y uint32) bool) int {
+func partitionPivot[L lesser](a []uint32, first, last int, l L) int {
 	mid := first + (last-first)/2
-	moveMedianToFirst(a, first, first+1, mid, last-1, less)
-	return unguardedPartition(a, first+1, last, first, less)
+	moveMedianToFirst(a, first, first+1, mid, last-1, l)
+	return unguardedPartition(a, first+1, last, first, l)
 }
 
-func moveMedianToFirst(a []uint32, result, x, y, z int, less func(x, y uint32) bool) {
+func moveMedianToFirst[L lesser](a []uint32, result, x, y, z int, l L) {
 	switch {
-	case less(a[x], a[y]):
+	case l.less(a[x], a[y]):
 		switch {
-		case less(a[y], a[z]):
+		case l.less(a[y], a[z]):
 			a[result], a[y] = a[y], a[result]
-		case less(a[x], a[z]):
+		case l.less(a[x], a[z]):
 			a[result], a[z] = a[z], a[result]
 		default:
 			a[result], a[x] = a[x], a[result]
 		}
-	case less(a[x], a[z]):
+	case l.less(a[x], a[z]):
 		a[result], a[x] = a[x], a[result]
-	case less(a[y], a[z]):
+	case l.less(a[y], a[z]):
 		a[result], a[z] = a[z], a[result]
 	default:
 		a[result], a[y] = a[y], a[result]
 	}
 }
 
-func unguardedPartition(a []uint32, first, last, pivot int, less func(x, y uint32) bool) int {
+func unguardedPartition[L lesser](a []uint32, first, last, pivot int, l L) int {
 	for {
-		for less(a[first], a[pivot]) {
+		for l.less(a[first], a[pivot]) {
 			first++
 		}
 		last--
-		for less(a[pivot], a[last]) {
+		for l.less(a[pivot], a[last]) {
 			last--
 		}
 		if first >= last {
@@ -79,36 +93,36 @@ func unguardedPartition(a []uint32, first, last, pivot int, less func(x, y uint3
 	}
 }
 
-func finalInsertionSort(a []uint32, first, last int, less func(x, y uint32) bool) {
+func finalInsertionSort[L lesser](a []uint32, first, last int, l L) {
 	if last-first > sortThreshold {
-		insertionSort(a, first, first+sortThreshold, less)
+		insertionSort(a, first, first+sortThreshold, l)
 		for i := first + sortThreshold; i < last; i++ {
-			unguardedLinearInsert(a, i, less)
+			unguardedLinearInsert(a, i, l)
 		}
 		return
 	}
-	insertionSort(a, first, last, less)
+	insertionSort(a, first, last, l)
 }
 
-func insertionSort(a []uint32, first, last int, less func(x, y uint32) bool) {
+func insertionSort[L lesser](a []uint32, first, last int, l L) {
 	if first == last {
 		return
 	}
 	for i := first + 1; i < last; i++ {
-		if less(a[i], a[first]) {
+		if l.less(a[i], a[first]) {
 			v := a[i]
 			copy(a[first+1:i+1], a[first:i])
 			a[first] = v
 		} else {
-			unguardedLinearInsert(a, i, less)
+			unguardedLinearInsert(a, i, l)
 		}
 	}
 }
 
-func unguardedLinearInsert(a []uint32, last int, less func(x, y uint32) bool) {
+func unguardedLinearInsert[L lesser](a []uint32, last int, l L) {
 	v := a[last]
 	next := last - 1
-	for less(v, a[next]) {
+	for l.less(v, a[next]) {
 		a[last] = a[next]
 		last = next
 		next--
@@ -118,13 +132,13 @@ func unguardedLinearInsert(a []uint32, last int, less func(x, y uint32) bool) {
 
 // heapSort is std::__partial_sort(first, last, last): make_heap, then
 // sort_heap, with libstdc++'s __adjust_heap (hole to a leaf, then push up).
-func heapSort(a []uint32, less func(x, y uint32) bool) {
+func heapSort[L lesser](a []uint32, l L) {
 	n := len(a)
 	if n < 2 {
 		return
 	}
 	for parent := (n - 2) / 2; ; parent-- {
-		adjustHeap(a, parent, n, a[parent], less)
+		adjustHeap(a, parent, n, a[parent], l)
 		if parent == 0 {
 			break
 		}
@@ -132,16 +146,16 @@ func heapSort(a []uint32, less func(x, y uint32) bool) {
 	for last := n - 1; last > 0; last-- {
 		v := a[last]
 		a[last] = a[0]
-		adjustHeap(a, 0, last, v, less)
+		adjustHeap(a, 0, last, v, l)
 	}
 }
 
-func adjustHeap(a []uint32, hole, n int, v uint32, less func(x, y uint32) bool) {
+func adjustHeap[L lesser](a []uint32, hole, n int, v uint32, l L) {
 	top := hole
 	child := hole
 	for child < (n-1)/2 {
 		child = 2 * (child + 1)
-		if less(a[child], a[child-1]) {
+		if l.less(a[child], a[child-1]) {
 			child--
 		}
 		a[hole] = a[child]
@@ -154,7 +168,7 @@ func adjustHeap(a []uint32, hole, n int, v uint32, less func(x, y uint32) bool) 
 	}
 	// __push_heap
 	parent := (hole - 1) / 2
-	for hole > top && less(a[parent], v) {
+	for hole > top && l.less(a[parent], v) {
 		a[hole] = a[parent]
 		hole = parent
 		parent = (hole - 1) / 2
