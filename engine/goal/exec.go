@@ -316,7 +316,6 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 	}
 }
 
-
 // run is LogGOPSim's main loop. The initial operations (every rank's
 // roots, time 0, stamps 0..roots-1 in rank order) are handled first
 // without entering the queue: nothing pushed later can precede them.
