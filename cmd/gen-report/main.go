@@ -7,9 +7,12 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"commlab/internal/outfile"
 )
 
 func main() {
+	outfile.CleanOnSignal() // Ctrl-C leaves no temporary report behind
 	if err := run(os.Stdout, os.Stderr, os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)

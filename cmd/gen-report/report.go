@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"commlab/cmd/gen-report/internal/report"
 	"commlab/engine/sweep"
+	"commlab/internal/outfile"
 )
 
 // Default trial counts: the paper's 30 per point; fewer in quick mode.
@@ -57,9 +60,27 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 }
 
 // checkOutDir fails early, before minutes of sweeping, when the report
-// directory cannot be created: the report is written beside it and swapped
-// in, so its parent must be writable.
+// directory cannot be written: -out must be a report directory written
+// before, an empty directory or a new name, and its parent writable (the
+// report is written beside it and swapped in).
 func checkOutDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return fmt.Errorf("gen-report: -out %s: it exists and is not a directory; give a directory for the report", dir)
+	case err == nil:
+		if _, err := os.Stat(filepath.Join(dir, report.Marker)); err != nil {
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				return fmt.Errorf("gen-report: -out %s: %w", dir, err)
+			}
+			if len(entries) > 0 {
+				return fmt.Errorf("gen-report: -out %s: the directory is not empty and holds no report (no %s file), so gen-report will not replace it; give a new or empty directory", dir, report.Marker)
+			}
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("gen-report: -out %s: %w", dir, err)
+	}
 	return probeDir(filepath.Dir(filepath.Clean(dir)), dir)
 }
 
@@ -159,22 +180,13 @@ func writeShard(stdout, stderr io.Writer, st *allreduceStudy, sh sweep.Shard, di
 }
 
 // writeFileAtomic writes through a temporary file and a rename, so a reader
-// never sees half a file.
+// never sees half a file (see internal/outfile: a symlink's target, a FIFO
+// or a device is written through, never replaced).
 func writeFileAtomic(name string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-	if err != nil {
+	return outfile.Write(name, nil, func(w io.Writer) error {
+		_, err := w.Write(b)
 		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), name)
+	})
 }
 
 func runMerge(stdout, stderr io.Writer, args []string) error {
@@ -186,6 +198,9 @@ func runMerge(stdout, stderr io.Writer, args []string) error {
 	files := fs.Args()
 	if len(files) == 0 {
 		return fmt.Errorf("merge: name the shard files (gen-report -shard i/n -out DIR writes them)")
+	}
+	if err := checkOutDir(*out); err != nil {
+		return err
 	}
 	var parts []sweep.Partial[[]float64]
 	var st *allreduceStudy

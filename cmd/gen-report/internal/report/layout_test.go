@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"commlab/internal/outfile"
 )
 
 // TestWordsHTML checks that a cell breaks only at its spaces: a word a
@@ -78,5 +81,40 @@ func TestEditionOnEveryPage(t *testing.T) {
 	m, err := os.ReadFile(filepath.Join(dir, Marker))
 	if err != nil || !strings.Contains(string(m), "\nedition: quick\n") {
 		t.Errorf("marker %q (%v) does not say edition: quick", m, err)
+	}
+}
+
+// TestWriteRemovesStaleTemporaries checks that what a killed run left
+// beside the report (.r.new-*, .r.old-*) goes once it is stale, and that a
+// fresh one (a run in progress) stays.
+func TestWriteRemovesStaleTemporaries(t *testing.T) {
+	parent := t.TempDir()
+	stale, fresh := filepath.Join(parent, ".r.new-123"), filepath.Join(parent, ".r.old-456")
+	for _, d := range []string{stale, fresh} {
+		if err := os.MkdirAll(filepath.Join(d, "data"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * outfile.StaleAfter)
+	os.Chtimes(stale, old, old)
+	tab := &Table{ID: "t", Title: "T", Header: []string{"a"}, Rows: [][]string{{"1"}}}
+	for range 2 { // the second write replaces the first
+		if err := Write(filepath.Join(parent, "r"), Index{}, Page{File: "p.html", Title: "P", Sections: []Section{{Items: []any{tab}}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a stale temporary report was left")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("a fresh temporary directory (a run in progress) was removed")
+	}
+	entries, _ := os.ReadDir(parent)
+	if len(entries) != 2 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("beside the report: %q; want r and the fresh one only", names)
 	}
 }

@@ -8,6 +8,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
+	"time"
+
+	"commlab/internal/outfile"
 )
 
 // assetFS holds the files written to <dir>/assets: echarts (vendor-echarts.sh) with its
@@ -100,14 +104,17 @@ func writeDir(dir string, files []file) (err error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("report: cannot write %s: %w", dir, err)
 	}
+	removeStale(parent, base)
 	tmp, err := os.MkdirTemp(parent, "."+base+".new-")
 	if err != nil {
 		return fmt.Errorf("report: cannot write %s: %w", dir, err)
 	}
+	outfile.Track(tmp) // SIGINT or SIGTERM removes it (outfile.CleanOnSignal)
 	defer func() {
 		if err != nil {
 			os.RemoveAll(tmp)
 		}
+		outfile.Untrack(tmp)
 	}()
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return fmt.Errorf("report: cannot write %s: %w", dir, err)
@@ -125,6 +132,25 @@ func writeDir(dir string, files []file) (err error) {
 		}
 	}
 	return swap(tmp, dir)
+}
+
+// removeStale removes what a killed run left beside dir: its temporary
+// report (.<base>.new-*) or the previous one on its way out (.<base>.old-*),
+// once older than outfile.StaleAfter, so that a run in progress is spared.
+func removeStale(parent, base string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if !e.IsDir() || !(strings.HasPrefix(n, "."+base+".new-") || strings.HasPrefix(n, "."+base+".old-")) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > outfile.StaleAfter {
+			os.RemoveAll(filepath.Join(parent, n))
+		}
+	}
 }
 
 // checkReplaceable refuses to replace anything that is not a report directory.
@@ -152,8 +178,9 @@ func checkReplaceable(dir string) error {
 	return nil
 }
 
-// swap puts the directory tmp in the place of dir. The old dir is first moved into a
-// directory of its own beside it, then deleted; if tmp cannot be moved in, it is moved back.
+// swap puts the directory tmp in the place of dir: in one step where the system can
+// exchange two names (Linux), else the old dir is first moved into a directory of its
+// own beside it, then deleted; if tmp cannot be moved in, it is moved back.
 func swap(tmp, dir string) error {
 	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 		if err := os.Rename(tmp, dir); err != nil {
@@ -164,6 +191,13 @@ func swap(tmp, dir string) error {
 	parent, base := filepath.Split(dir)
 	if parent == "" {
 		parent = "."
+	}
+	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() && exchange(tmp, dir) {
+		// tmp now holds the previous report.
+		if err := os.RemoveAll(tmp); err != nil {
+			return fmt.Errorf("report: wrote %s but could not remove the previous report: %w", dir, err)
+		}
+		return nil
 	}
 	trash, err := os.MkdirTemp(parent, "."+base+".old-")
 	if err != nil {
