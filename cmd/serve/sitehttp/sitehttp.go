@@ -1,10 +1,14 @@
 package sitehttp
 
 import (
+	"bytes"
+	"compress/gzip"
 	"io/fs"
 	"net/http"
 	"path"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -65,6 +69,7 @@ var contentTypes = map[string]string{
 // and Go sources (none belong in the published site).
 func Handler(root fs.FS) http.Handler {
 	files := http.FileServerFS(root)
+	var gz gzCache
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		for _, kv := range Headers {
@@ -96,13 +101,32 @@ func Handler(root fs.FS) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
+		file := name
 		if fi.IsDir() {
-			if _, err := fs.Stat(root, path.Join(name, "index.html")); err != nil {
+			file = path.Join(name, "index.html")
+			ifi, err := fs.Stat(root, file)
+			if err != nil {
 				http.NotFound(w, r)
 				return
 			}
-		} else if ct, ok := contentTypes[path.Ext(name)]; ok {
+			if !strings.HasSuffix(r.URL.Path, "/") {
+				files.ServeHTTP(w, r) // the redirect to the slash
+				return
+			}
+			fi = ifi
+		}
+		if ct, ok := contentTypes[path.Ext(file)]; ok {
 			h.Set("Content-Type", ct)
+		}
+		if compressible[path.Ext(file)] {
+			h.Add("Vary", "Accept-Encoding")
+			if fi.Size() >= minCompress && r.Header.Get("Range") == "" && acceptsGzip(r.Header.Get("Accept-Encoding")) {
+				if data, err := gz.gzipped(root, file, fi); err == nil {
+					h.Set("Content-Encoding", "gzip")
+					http.ServeContent(w, r, file, fi.ModTime(), bytes.NewReader(data))
+					return
+				}
+			}
 		}
 		files.ServeHTTP(w, r)
 	})
@@ -125,6 +149,73 @@ func tooLong(name string) bool {
 		}
 	}
 	return false
+}
+
+// compressible are the types a host compresses on the wire (Netlify does
+// for these): the wasm above all, whose 14 MB are 3.5 MB gzipped, so a
+// page served locally loads as the hosted one does.
+var compressible = map[string]bool{
+	".wasm": true, ".json": true, ".js": true, ".css": true, ".html": true,
+	".csv": true, ".svg": true, ".txt": true,
+}
+
+// minCompress is the size below which gzip saves too little to bother.
+const minCompress = 1024
+
+// acceptsGzip reports whether an Accept-Encoding header allows gzip.
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.TrimSpace(coding) != "gzip" && strings.TrimSpace(coding) != "*" {
+			continue
+		}
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+	}
+	return false
+}
+
+// gzCache holds each file's gzip by name, one cache per Handler (per
+// root), valid while its size and modification time are those compressed:
+// the wasm takes a few hundred milliseconds to compress, so it is done
+// once per build, not per load.
+type gzCache struct {
+	sync.Mutex
+	m map[string]gzEntry
+}
+
+type gzEntry struct {
+	mod  time.Time
+	size int64
+	data []byte
+}
+
+func (gzCache *gzCache) gzipped(root fs.FS, name string, fi fs.FileInfo) ([]byte, error) {
+	gzCache.Lock()
+	e, ok := gzCache.m[name]
+	gzCache.Unlock()
+	if ok && e.mod.Equal(fi.ModTime()) && e.size == fi.Size() {
+		return e.data, nil
+	}
+	raw, err := fs.ReadFile(root, name)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed+5) // level 6, gzip's default
+	if _, err := zw.Write(raw); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	gzCache.Lock()
+	if gzCache.m == nil {
+		gzCache.m = map[string]gzEntry{}
+	}
+	gzCache.m[name] = gzEntry{fi.ModTime(), fi.Size(), b.Bytes()}
+	gzCache.Unlock()
+	return b.Bytes(), nil
 }
 
 // hidden reports whether a cleaned, slash-separated path names something

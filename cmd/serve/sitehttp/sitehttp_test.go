@@ -1,6 +1,8 @@
 package sitehttp
 
 import (
+	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -129,6 +131,62 @@ func TestBadPathsAreNotErrors(t *testing.T) {
 		}
 		if body := rec.Body.String(); strings.Contains(body, "aaaa") || strings.Contains(body, "index.html") || strings.Contains(body, "\x00") {
 			t.Errorf("GET %.60s: the answer %.80q echoes the path", tc.target, body)
+		}
+	}
+}
+
+// TestGzip checks that the wasm, JSON and pages go gzipped to a browser that
+// accepts it, as Netlify sends them, and plain otherwise, to a range
+// request, and below minCompress.
+func TestGzip(t *testing.T) {
+	big := strings.Repeat("commlab wasm bytes ", 1000)
+	root := fstest.MapFS{
+		"commlab.wasm":       {Data: []byte(big)},
+		"reports/index.html": {Data: []byte("<!doctype html>" + big)},
+		"data.json":          {Data: []byte(`{"a":1}`)},
+		"thumb.png":          {Data: []byte(big)},
+	}
+	h := Handler(root)
+	do := func(target, accept, rng string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, target, nil)
+		if accept != "" {
+			req.Header.Set("Accept-Encoding", accept)
+		}
+		if rng != "" {
+			req.Header.Set("Range", rng)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	for _, target := range []string{"/commlab.wasm", "/reports/"} {
+		for range 2 { // the second from the cache
+			rec := do(target, "br, gzip;q=0.8", "")
+			if rec.Header().Get("Content-Encoding") != "gzip" || !strings.Contains(rec.Header().Get("Vary"), "Accept-Encoding") {
+				t.Fatalf("GET %s with gzip: headers %v", target, rec.Header())
+			}
+			zr, err := gzip.NewReader(rec.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(zr)
+			if !strings.HasSuffix(string(b), big) {
+				t.Errorf("GET %s: the gzip holds %d bytes, not the file", target, len(b))
+			}
+		}
+	}
+	if rec := do("/commlab.wasm", "gzip", ""); rec.Header().Get("Content-Type") != "application/wasm" {
+		t.Errorf("gzipped wasm has Content-Type %q", rec.Header().Get("Content-Type"))
+	}
+	for _, tc := range []struct{ target, accept, rng string }{
+		{"/commlab.wasm", "", ""},
+		{"/commlab.wasm", "gzip;q=0", ""},
+		{"/commlab.wasm", "gzip", "bytes=0-9"},
+		{"/data.json", "gzip", ""}, // too small to gain
+		{"/thumb.png", "gzip", ""}, // already compressed
+	} {
+		if rec := do(tc.target, tc.accept, tc.rng); rec.Header().Get("Content-Encoding") != "" {
+			t.Errorf("GET %s (Accept-Encoding %q, Range %q) came %s", tc.target, tc.accept, tc.rng, rec.Header().Get("Content-Encoding"))
 		}
 	}
 }
