@@ -552,7 +552,9 @@ func ordinal(n int) string {
 }
 
 func fig5Axis(runs []ovlRun) report.Axis {
-	x := report.Axis{Name: "connections"}
+	// The cases are shortcut cache sizes C plus the all-to-all and random
+	// policies, not counts of connections.
+	x := report.Axis{Name: "policy: cache size C, all or random"}
 	for _, r := range runs {
 		x.Labels = append(x.Labels, r.Case.Label)
 	}
@@ -590,7 +592,7 @@ func (s *overlayStudy) fig5Table(runs []ovlRun) *report.Table {
 	t := &report.Table{
 		ID: "overlay-fig5-table", Title: "Fig. 5's runs in numbers",
 		Caption: "Per bar: time, connections, messages relayed, shortcuts opened and evicted by LRU, and the buffer memory connections hold (each its path's bandwidth-delay product), mean over the runs.",
-		Header:  []string{"connections", "time (ms)", "conn. mean", "conn. max", "static max", "relayed", "shortcuts opened", "evicted", "buffer max (KiB)", "buffer mean (KiB)"},
+		Header:  []string{"policy (cache size C)", "time (ms)", "conn. mean", "conn. max", "static max", "relayed", "shortcuts opened", "evicted", "buffer max (KiB)", "buffer mean (KiB)"},
 	}
 	for _, r := range runs {
 		t.Rows = append(t.Rows, []string{r.Case.Label, fmt.Sprintf("%.4g", ms(r.Time)), fmt.Sprintf("%.1f", r.ConnMean), fmt.Sprintf("%.0f", r.ConnMax),

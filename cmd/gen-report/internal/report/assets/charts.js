@@ -268,8 +268,15 @@
       x.nameLocation = 'middle';
       x.nameGap = 32;
     }
+    var xNameLines = 1;
+    if (x && x.name) {
+      // A name wider than the plot wraps instead of running off both edges.
+      var xAvail = Math.max(80, w - 32);
+      xNameLines = Math.ceil(textWidth(x.name) / xAvail);
+      x.nameTextStyle = {width: xAvail, overflow: 'break', fontSize: fontSize, lineHeight: 18, verticalAlign: 'top'};
+    }
     var slider = (o.dataZoom || []).some(function (z) { return z.type === 'slider'; });
-    grid.bottom = (x && x.name ? 30 : 8) + (slider ? 40 : 0);
+    grid.bottom = (x && x.name ? 12 + 18 * xNameLines : 8) + (slider ? 40 : 0);
     if (slider) {
       o.dataZoom.forEach(function (z) {
         if (z.type === 'slider') {
