@@ -35,6 +35,7 @@ type builder struct {
 
 	mu      sync.Mutex
 	step    string    // what is being built now, "" when nothing is
+	steps   []string  // every step of this build, in order
 	started time.Time // when step started
 	last    string    // the step's last line of output (gen-report's progress)
 	failed  string    // the last step that failed, with why
@@ -116,6 +117,14 @@ func (b *builder) Build(ctx context.Context) {
 			return b.run(ctx, filepath.Join(bin, "gen-report"), "-out", filepath.Join(b.site, "reports"))
 		}},
 	}
+	b.mu.Lock()
+	b.steps = nil
+	for _, s := range steps {
+		if !s.skip {
+			b.steps = append(b.steps, s.name)
+		}
+	}
+	b.mu.Unlock()
 	for _, s := range steps {
 		if s.skip || ctx.Err() != nil {
 			continue
@@ -198,28 +207,35 @@ func (b *builder) exec(ctx context.Context, name string, args ...string) error {
 	return nil
 }
 
-// state is what the builder is doing, for the pages.
+// state is what the builder is doing, for the pages: step reads "the
+// quick report (step 3 of 5)".
 func (b *builder) state() (step string, since time.Duration, last, failed string, done bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.step != "" {
 		since = time.Since(b.started).Round(time.Second)
+		step = b.step
+		for i, s := range b.steps {
+			if s == b.step {
+				step = fmt.Sprintf("%s (step %d of %d: %s)", b.step, i+1, len(b.steps), strings.Join(b.steps, ", "))
+			}
+		}
 	}
-	return b.step, since, b.last, b.failed, b.done
+	return step, since, b.last, b.failed, b.done
 }
 
 // statusNote is the paragraph the report pages show in their status slot
 // while a fuller report is being built, or "" when nothing is on its way.
 func (b *builder) statusNote() string {
 	step, since, last, _, done := b.state()
-	if done || step == "" {
+	if done || step == "" || reportEdition(b.site) == "full" {
 		return ""
 	}
-	msg := "A full report is on its way: make serve is building " + step + " (" + since.String() + " so far"
+	msg := "A full report is on its way: make serve is building " + step + ", " + since.String() + " so far"
 	if last != "" {
-		msg += "; " + last
+		msg += " (last output: " + last + ")"
 	}
-	msg += "). It replaces this report as a whole when it is done: reload then."
+	msg += ". It replaces this report as a whole when it is done: reload then."
 	return `<div class="edition pending"><p>` + html.EscapeString(msg) + `</p></div>`
 }
 
@@ -242,9 +258,9 @@ func (b *builder) buildingPage(what string) []byte {
 	case done:
 		fmt.Fprintf(&s, "<p>%s was not built; see make serve's output.</p>", html.EscapeString(what))
 	case step != "":
-		fmt.Fprintf(&s, "<p>make serve is building %s (%s so far).", html.EscapeString(step), since)
+		fmt.Fprintf(&s, "<p>make serve is building %s, %s so far.", html.EscapeString(step), since)
 		if last != "" {
-			fmt.Fprintf(&s, " %s", html.EscapeString(last))
+			fmt.Fprintf(&s, " Its last output: “%s”.", html.EscapeString(last))
 		}
 		s.WriteString(" This page reloads itself when it is ready. A first build from an empty Go cache takes a minute or two; later ones start at once.</p>")
 	default:
