@@ -1,12 +1,15 @@
 // Command gen-anim exports a scene natively, for slides and for the site's
-// index: a PNG of one frame, an animated GIF of the whole run, or one
-// thumbnail per scene. It lays out the same display lists the browser shows
+// index: a PNG of one frame, an animated GIF of the whole run, one
+// thumbnail per scene, or the start page itself (site/index.html, its
+// cards from each scene's Info). It lays out the same display lists the browser shows
 // (from the scenes in scene/catalog) and paints them with the software
 // rasteriser (render/raster), so an exported picture matches the page.
 //
 //	gen-anim -query 'P=16&T=2&seed=3' -png frame.png -at-end
 //	gen-anim -scene jitter -theme dark -gif run.gif -fps 20 -scale 2
 //	gen-anim -thumbs site/thumbs        # make thumbs
+//	gen-anim -index site/index.html     # the start page
+//	gen-anim -query 'P=64' -png - > frame.png
 //
 // -query takes a page's URL query as it is (the part after "?" of any
 // scene page's address), so a view tuned in the browser can be exported
@@ -17,8 +20,11 @@
 // loop=1. Thumbnails are each scene's last frame at its defaults, laid out
 // at the page's 960x540 and painted at half scale: 480x270 pixels.
 //
-// Every file is written to a temporary file beside it and renamed when
-// complete, so a failure never leaves a partial file. Bad flags exit with
+// The layout size is -width and -height; -h prints the usage. Files are
+// written through internal/outfile: a regular file through a temporary file
+// beside it, renamed when complete (a failure never leaves a partial file;
+// Ctrl-C removes the temporary one), a symlink's target, a FIFO or device
+// written through, and "-" as stdout. Bad flags exit with
 // status 2 and one line naming the flag and what it accepts; other failures
 // exit with status 1.
 package main

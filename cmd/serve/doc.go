@@ -3,12 +3,21 @@
 //
 // Usage:
 //
-//	serve [-addr 127.0.0.1:8080] [-dir site]
+//	serve [-addr 127.0.0.1:8080] [-dir site] [-build]
 //
 // It sends the same headers as the hosting (netlify.toml): the
 // Content-Security-Policy, application/wasm for WebAssembly, and
-// revalidation on every request, so what works here works when deployed.
-// `make serve` builds the wasm and the reports first and then runs it.
+// revalidation on every request, and gzip on the wire for the types Netlify
+// compresses, so what works here works, and loads, as when deployed. Files
+// are opened through an os.Root: nothing outside -dir, not even through a
+// symlink.
+//
+// `make serve` runs it with -build: it answers from its first second and
+// builds, one step at a time in the background, commlab.wasm, a quick
+// report if there is none, the thumbnails, then the full report, which
+// replaces the quick one as a whole directory (build.go). Until a piece is
+// in place, the page that needs it is a 503 that says what is being built
+// and reloads itself, and the report pages say a full report is on its way.
 //
 // The default address is loopback only. Any other address makes the site
 // reachable from the network, which serve allows but says so.
