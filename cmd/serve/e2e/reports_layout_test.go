@@ -69,6 +69,10 @@ const layoutJS = `(() => {
 			for (let p = d; p; p = p.parent) { if (p.ignore || p.invisible) { hidden = true; break; } }
 			if (hidden) continue;
 			const r = d.getBoundingRect().clone();
+			// zrender's box of a text span can be shorter than its glyphs:
+			// make it at least the font size tall, about its middle.
+			const size = parseFloat(/(\d+(?:\.\d+)?)px/.exec(d.style.font || '') ? /(\d+(?:\.\d+)?)px/.exec(d.style.font)[1] : (d.style.fontSize || 12));
+			if (r.height < size) { r.y -= (size - r.height) / 2; r.height = size; }
 			if (d.transform) r.applyTransform(d.transform);
 			texts.push(d.style.text);
 			if (r.x < -1 || r.y < -1 || r.x + r.width > W + 1 || r.y + r.height > H + 1) {

@@ -259,7 +259,7 @@
       }
       x.axisLabel.rotate = rotate;
       x.axisLabel.hideOverlap = false;
-      var labelH = rotate === 90 ? labelW + 8 : rotate === 45 ? labelW * 0.71 + 14 : 22;
+      var labelH = rotate === 90 ? labelW + 8 : rotate === 45 ? labelW * 0.71 + 14 : 24;
       if (x.name) {
         x.nameLocation = 'middle';
         x.nameGap = labelH + 10;
@@ -276,7 +276,7 @@
       x.nameTextStyle = {width: xAvail, overflow: 'break', fontSize: fontSize, lineHeight: 18, verticalAlign: 'top'};
     }
     var slider = (o.dataZoom || []).some(function (z) { return z.type === 'slider'; });
-    grid.bottom = (x && x.name ? 12 + 18 * xNameLines : 8) + (slider ? 40 : 0);
+    grid.bottom = (x && x.name ? 20 + 18 * xNameLines : 8) + (slider ? 40 : 0);
     if (slider) {
       o.dataZoom.forEach(function (z) {
         if (z.type === 'slider') {
