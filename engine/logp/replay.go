@@ -100,7 +100,7 @@ func (s *Schedule) plannedArrive(i int) float64 {
 func (s *Schedule) record(e *Executor, nz *Noise, r Result, rec *trace.Trace) {
 	p := s.Params
 	*rec = *trace.New("logp", p.P, func(i int) string { return fmt.Sprintf("P%d", i+1) })
-	rec.Unit = "addition" // the model's time unit: one addition takes 1
+	rec.Unit = "addition"        // the model's time unit: one addition takes 1
 	prev := make([]float64, p.P) // end of the processor's previous op
 	for i, op := range s.Prog.Ops {
 		q := int(op.Proc)
