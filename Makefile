@@ -17,7 +17,7 @@ SITE := site
 REPORTS := $(SITE)/reports
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build wasm site thumbs report report-quick serve test fmt vet test-go test-wasm test-report e2e bench clean vendor-echarts
+.PHONY: help build wasm site thumbs readme report report-quick serve test fmt vet test-go test-wasm test-report e2e bench clean vendor-echarts
 
 ## help: list the verbs
 help:
@@ -43,6 +43,10 @@ report:
 ## report-quick: smaller grids and fewer trials into site/reports (seconds)
 report-quick:
 	$(GO) run ./cmd/gen-report -quick -out $(REPORTS)
+
+## readme: rewrite README.md's "paper vs commlab" tables from the full report in site/reports (run make report first)
+readme:
+	$(GO) run ./cmd/gen-report readme -from $(REPORTS)
 
 ## thumbs: the index page's scene thumbnails into site/thumbs (480x270 PNGs of each scene's last frame)
 thumbs:
