@@ -5,8 +5,10 @@ type conn struct {
 	a, b     int32
 	shortcut bool
 	// ready is false during a shortcut's handshake; open turns false when
-	// it is closed (the record stays, so late handshake events can tell).
-	ready, open bool
+	// it is closed. pending is true from OpenShortcut until SetReady: the
+	// record of a shortcut closed during its handshake stays until then,
+	// so that the late handshake events can tell.
+	ready, open, pending bool
 	// use orders connections by their last send or receive (a counter,
 	// not a time, so LRU never ties).
 	use    uint64
@@ -26,6 +28,10 @@ type Connections struct {
 	cache int
 	pair  []int32 // a·procs+b → index in conns of the open connection, or -1
 	conns []conn
+	// free lists the records of closed connections that no handshake
+	// refers to any more, for reuse: a run opens hundreds of thousands of
+	// shortcuts (Default: 258,000) but holds at most P·C/2 at once.
+	free []int32
 	// slots[p] lists the open shortcuts p is an end of.
 	slots [][]int32
 	open  []int
@@ -61,10 +67,17 @@ func NewConnections(adj [][]int, c int, buffer func(a, b int) float64) *Connecti
 }
 
 func (cs *Connections) add(a, b int, shortcut bool) int32 {
-	id := int32(len(cs.conns))
 	cs.use++
-	c := conn{a: int32(a), b: int32(b), shortcut: shortcut, ready: !shortcut, open: true, use: cs.use, buffer: cs.buffer(a, b)}
-	cs.conns = append(cs.conns, c)
+	c := conn{a: int32(a), b: int32(b), shortcut: shortcut, ready: !shortcut, open: true, pending: shortcut, use: cs.use, buffer: cs.buffer(a, b)}
+	var id int32
+	if n := len(cs.free); n > 0 {
+		id = cs.free[n-1]
+		cs.free = cs.free[:n-1]
+		cs.conns[id] = c
+	} else {
+		id = int32(len(cs.conns))
+		cs.conns = append(cs.conns, c)
+	}
 	cs.pair[a*cs.procs+b], cs.pair[b*cs.procs+a] = id, id
 	for _, p := range [2]int{a, b} {
 		cs.open[p]++
@@ -162,10 +175,14 @@ func (cs *Connections) OpenShortcut(a, b int) (int32, []Eviction) {
 }
 
 // SetReady completes shortcut id's handshake; it reports false when the
-// shortcut was closed meanwhile.
+// shortcut was closed meanwhile. A driver that abandons the handshake of a
+// shortcut closed meanwhile calls it too: from then on (or from its close,
+// for a shortcut closed after SetReady) id may name a new connection.
 func (cs *Connections) SetReady(id int32) bool {
 	c := &cs.conns[id]
+	c.pending = false
 	if !c.open {
+		cs.free = append(cs.free, id)
 		return false
 	}
 	c.ready = true
@@ -175,6 +192,9 @@ func (cs *Connections) SetReady(id int32) bool {
 func (cs *Connections) close(id int32) {
 	c := &cs.conns[id]
 	c.open, c.ready = false, false
+	if !c.pending {
+		cs.free = append(cs.free, id)
+	}
 	a, b := int(c.a), int(c.b)
 	cs.pair[a*cs.procs+b], cs.pair[b*cs.procs+a] = -1, -1
 	for _, p := range [2]int{a, b} {

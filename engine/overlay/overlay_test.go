@@ -154,7 +154,7 @@ func TestRelayOpensShortcut(t *testing.T) {
 		t.Fatalf("%d shortcut opens, %d ready; want 2 and 2", len(open), len(ready))
 	}
 	for _, e := range open {
-		if pair := [2]int{min(e.From, e.To), max(e.From, e.To)}; pair != [2]int{0, 3} && pair != [2]int{1, 2} {
+		if pair := [2]int32{min(e.From, e.To), max(e.From, e.To)}; pair != [2]int32{0, 3} && pair != [2]int32{1, 2} {
 			t.Errorf("shortcut %d–%d, want 0–3 or 1–2", e.From, e.To)
 		}
 	}

@@ -90,7 +90,7 @@ func newHistory(procs int, res overlay.Result, tr *trace.Trace) *history {
 		}
 	}
 	for _, e := range res.Events {
-		a, b := min(e.From, e.To), max(e.From, e.To)
+		a, b := int(min(e.From, e.To)), int(max(e.From, e.To))
 		switch e.Kind {
 		case overlay.Open, overlay.ShortcutOpen:
 			sc := e.Kind == overlay.ShortcutOpen
@@ -117,7 +117,7 @@ func newHistory(procs int, res overlay.Result, tr *trace.Trace) *history {
 		case overlay.Evict:
 			k := pairKey(a, b, procs)
 			if i, ok := cur[k]; ok {
-				h.links[i].close, h.links[i].by = e.Time, e.Via
+				h.links[i].close, h.links[i].by = e.Time, int(e.Via)
 				delete(cur, k)
 				open[a]--
 				open[b]--
@@ -131,7 +131,7 @@ func newHistory(procs int, res overlay.Result, tr *trace.Trace) *history {
 			h.keySteps = append(h.keySteps, e.Time)
 		case overlay.Relay:
 			k := [2]float64{float64(e.From), e.Time}
-			relayAt[k] = e.Via
+			relayAt[k] = int(e.Via)
 			if sent[k] {
 				h.relays = append(h.relays, e.Time)
 			}
