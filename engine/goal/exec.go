@@ -3,6 +3,7 @@ package goal
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -664,6 +665,10 @@ const pendBig = 255
 
 func (e *exec) dec(h, j uint32) {
 	if p := e.pend[j]; p != pendBig {
+		if p == 0 {
+			e.wrap(j)
+			return
+		}
 		if p--; p == 0 {
 			e.freed = append(e.freed, freedOp{h, j})
 		}
@@ -677,6 +682,19 @@ func (e *exec) dec(h, j uint32) {
 	delete(e.big, j)
 	e.pend[j] = 0
 	e.freed = append(e.freed, freedOp{h, j})
+}
+
+// wrap is a dependency count going below zero: an eager send (done when
+// issued) that a larger recv takes from the unexpected queue is marked
+// done a second time (LogGOPSim decides rendezvous by the recv's size
+// there), and LogGOPSim's unsigned 32-bit count wraps to 2^32-1, which
+// no number of further dependencies brings back to zero: the op is never
+// freed again.
+func (e *exec) wrap(j uint32) {
+	if e.big == nil {
+		e.big = map[uint32]uint32{}
+	}
+	e.pend[j], e.big[j] = pendBig, math.MaxUint32
 }
 
 // release is LogGOPSim's check_hosts loop: per host in ascending order,

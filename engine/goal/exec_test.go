@@ -331,3 +331,28 @@ func TestExecutorReuse(t *testing.T) {
 		}
 	}
 }
+
+// An eager send that a larger recv takes from the unexpected queue is
+// done twice, as in LogGOPSim (which decides rendezvous by the recv's
+// size there): rank 0's l3, waiting for l1 and l2, is freed when rank 1
+// takes the message at 50000 ns, before l2's message comes back; l2's
+// completion then takes l3's count below zero, which LogGOPSim's unsigned
+// counter wraps, so l3 never runs again. It used to panic.
+func TestDoneTwice(t *testing.T) {
+	s := mustRead(t, "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\nl2: recv 8b from 1 tag 1\nl3: calc 7\nl3 requires l1\nl3 requires l2\n}\n"+
+		"rank 1 {\nl1: calc 50000\nl2: recv 2000b from 0 tag 0\nl2 requires l1\nl3: send 8b to 0 tag 1\nl3 requires l2\n}\n")
+	p := Params{L: 3000, Overhead: 1000, Gap: 2000, GapPerByte: 4, S: 1024}
+	r, err := Run(s, p, Noise{}, Options{Record: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Ops != 6 {
+		t.Errorf("%d operations run, want 6", r.Ops)
+	}
+	if l3 := r.Timeline.Ops[2]; l3.Start != 50000 || l3.End != 50007 {
+		t.Errorf("l3 ran %d..%d, want 50000..50007", l3.Start, l3.End)
+	}
+	if l2 := r.Timeline.Ops[1]; l2.Done <= 50007 {
+		t.Errorf("l2 done at %d, want after l3", l2.Done)
+	}
+}
