@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -61,7 +60,7 @@ func evalAllreduce(stdout, stderr io.Writer, args []string) error {
 		p.T = p.K()
 	}
 	if err := p.Validate(); err != nil {
-		return fmt.Errorf("eval allreduce: -%w", err)
+		return fs.paramError(err)
 	}
 	res, err := sweep.Run(context.Background(), sweep.Plan{Points: 1, Trials: *trials, Seed: *seed},
 		func() *allreduce.Simulator { return new(allreduce.Simulator) },
@@ -76,10 +75,5 @@ func evalAllreduce(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	out, err := json.MarshalIndent(allreduceEval{Model: "allreduce", Params: p, Seed: *seed, Summary: sum}, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%s\n", out)
-	return err
+	return fs.writeJSON(stdout, allreduceEval{Model: "allreduce", Params: p, Seed: *seed, Summary: sum})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -90,7 +89,7 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("eval goal: -f is required: the GOAL file to run")
 	}
 	if err := p.Validate(); err != nil {
-		return fmt.Errorf("eval goal: -%w", err)
+		return fs.paramError(err)
 	}
 	ev := goalEval{Model: "goal", File: filepath.Base(*file), Params: p}
 	var nz goal.Noise
@@ -126,7 +125,7 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 		ev.Noise = &gn
 	}
 	if err := nz.Validate(); err != nil {
-		return fmt.Errorf("eval goal: -%w", err)
+		return fs.paramError(err)
 	}
 	f, err := os.Open(*file)
 	if err != nil {
@@ -185,12 +184,7 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("eval goal: -trace: %w", err)
 		}
 	}
-	out, err := json.MarshalIndent(ev, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%s\n", out)
-	return err
+	return fs.writeJSON(stdout, ev)
 }
 
 func writeGoalTrace(path string, tc *trace.Trace) error {

@@ -99,7 +99,7 @@ func TestEvalGoalBadInput(t *testing.T) {
 		{"eval goal -f " + goalExamples + "ex_dissemination_16.goal -S -1", "-S = -1 is out of range: want an integer number of bytes in [0, 4294967295]"},
 		{"eval goal -f " + goalExamples + "ex_dissemination_16.goal -noise-cosched", "-noise-cosched needs -noise-trace"},
 		{"eval goal -f " + goalExamples + "ex_dissemination_16.goal -os-period 100 -os-duration 100", "-os-duration = 100 is out of range: want an integer number of ns in [1, os-period = 100)"},
-		{"eval goal -f " + goalExamples + "ex_dissemination_16.goal -net-mean 100", "-net-delay = 0 is out of range"},
+		{"eval goal -f " + goalExamples + "ex_dissemination_16.goal -net-mean 100", "-net-delay = 0 (not given, so its default; you gave -f ../../engine/goal/testdata/examples/ex_d… (60 characters) -net-mean 100) is out of range"},
 		{"eval goal -f " + goalExamples + "ex_dissemination_16.goal -noise-trace nosuch.txt", "-noise-trace: open nosuch.txt"},
 		{"eval goal -f nosuch.goal", "eval goal: -f: open nosuch.goal"},
 		{"eval goal -f " + bad, "bad.goal:3:16: peer 5 out of range: want a rank in [0, 2)"},

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"commlab/engine/logp"
@@ -27,6 +27,10 @@ type logpEval struct {
 	OptimalLs          float64 `json:"optimal_Ls"`
 	ExpectedAtOptimum  float64 `json:"expected_T_at_optimum"`
 	OptimalOffsetSigma float64 `json:"optimal_offset_sigma,omitempty"` // (L_s* − μ)/σ; absent when σ = 0
+	// OptimalAtLimit: an optimum (Monte Carlo or closed form) is the
+	// largest planning latency the model takes, 1e9; the unconstrained one
+	// may lie beyond it (μ and σ near 1e9).
+	OptimalAtLimit bool `json:"optimal_Ls_at_limit,omitempty"`
 
 	// The closed form (the spec's for P = 2, the engine's star extension
 	// for P = 3): E[T](Ls), the optimal L_s (μ for P = 2, up to the
@@ -76,7 +80,7 @@ func evalLogp(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("eval logp: -trials = %d is out of range: want an integer in [1, %d]", *trials, maxTrials)
 	}
 	if err := p.Validate(); err != nil {
-		return fmt.Errorf("eval logp: -%w", err)
+		return fs.paramError(err)
 	}
 	at := p.L
 	if ls.set {
@@ -89,12 +93,7 @@ func evalLogp(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("eval logp: %w", err)
 	}
-	out, err := json.MarshalIndent(ev, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%s\n", out)
-	return err
+	return fs.writeJSON(stdout, ev)
 }
 
 // evaluateLogp is one point of the model: the schedule planned with ls,
@@ -112,6 +111,7 @@ func evaluateLogp(p logp.Params, ls float64, trials int, seed uint64) (logpEval,
 	if ev.OptimalLs, ev.ExpectedAtOptimum, err = logp.Optimal(p, trials, seed); err != nil {
 		return ev, err
 	}
+	ev.OptimalAtLimit = logp.ValidateLs(math.Nextafter(ev.OptimalLs, math.Inf(1))) != nil
 	if p.Sigma > 0 {
 		ev.OptimalOffsetSigma = (ev.OptimalLs - p.L) / p.Sigma
 	}
@@ -125,6 +125,7 @@ func evaluateLogp(p logp.Params, ls float64, trials int, seed uint64) (logpEval,
 		return ev, err
 	}
 	ev.ExpectedClosedForm, ev.OptimalLsClosedForm, ev.ExcessClosedForm = &cf.expected, &cf.optimalLs, &cf.excess
+	ev.OptimalAtLimit = ev.OptimalAtLimit || logp.ValidateLs(math.Nextafter(cf.optimalLs, math.Inf(1))) != nil
 	return ev, nil
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -79,12 +78,12 @@ func evalMmdl(stdout, stderr io.Writer, args []string) error {
 	schedule := fs.String("schedule", "paper", "the round schedule: paper (the paper's rounds: the first only communicates, the last only computes) or overlap (its future work: computing while the first transfers run)")
 	rounds := fs.Int("rounds", 0, fmt.Sprintf("steady rounds R in [1, %d]; 0 lets the scheduler choose", mmdl.MaxRounds))
 	var mhz, tasks floatList
-	fs.Var(&mhz, "mhz", "clock rate per processor, MHz, comma-separated (replaces -procset)")
+	fs.Var(&mhz, "mhz", "clock rate per processor, MHz, each in [1, 1e6], comma-separated (replaces -procset)")
 	fs.Var(&tasks, "tasks", "initial unit tasks per processor, comma-separated (replaces -load)")
 	compute := fs.Float64("compute", mmdl.ComputeAfter, "compute parameter: 10^6 clocks per task (the paper: 0.1 before, 0.294 after calibration)")
 	comm := fs.Float64("comm", mmdl.CommAfter, "communication parameter: MB per task (the paper: 0.003 before, 0.0034 after)")
 	latency := fs.Float64("latency", mmdl.PaperLatency, "start-up latency α per message, s")
-	throughput := fs.Float64("throughput", mmdl.PaperBitRate, "network throughput, bit/s")
+	throughput := fs.Float64("throughput", mmdl.PaperBitRate, "network throughput, bit/s, in [1, 1e15]")
 	if err := fs.parse(args, false); err != nil {
 		return err
 	}
@@ -111,7 +110,7 @@ func evalMmdl(stdout, stderr io.Writer, args []string) error {
 	}
 	in.Compute, in.Comm, in.Latency, in.Throughput = *compute, *comm, *latency, *throughput
 	if err := in.Validate(); err != nil {
-		return fmt.Errorf("eval mmdl: -%w", err)
+		return fs.paramError(err)
 	}
 	if *rounds < 0 || *rounds > mmdl.MaxRounds {
 		return fmt.Errorf("eval mmdl: -rounds = %d is out of range: want 0 (the scheduler chooses) or an integer in [1, %d]", *rounds, mmdl.MaxRounds)
@@ -148,10 +147,5 @@ func evalMmdl(stdout, stderr io.Writer, args []string) error {
 	if ev.Flows == nil {
 		ev.Flows = []mmdl.Transfer{}
 	}
-	out, err := json.MarshalIndent(ev, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%s\n", out)
-	return err
+	return fs.writeJSON(stdout, ev)
 }

@@ -48,9 +48,11 @@ func TestEvalMmdlBalanced(t *testing.T) {
 func TestEvalMmdlBadInput(t *testing.T) {
 	for _, c := range []struct{ args, want string }{
 		{"eval mmdl -mhz 2400,2000 -tasks 1,2,3", "eval mmdl: -tasks = 3 entries is out of range: want one load per processor: as many as mhz (2)"},
-		{"eval mmdl -mhz 2400,2400,2400", "-tasks = 8 entries is out of range"},
+		{"eval mmdl -mhz 2400,2400,2400", "eval mmdl: -tasks = 8 entries (not given, so its default; you gave -mhz 2400,2400,2400) is out of range: want one load per processor"},
+		{"eval mmdl -mhz 0.5 -tasks 1", "-mhz[0] = 0.5 is out of range: want a clock rate in [1, 1e6] MHz"},
+		{"eval mmdl -throughput 0.5", "-throughput = 0.5 is out of range: want bit/s in [1, 1e15]"},
 		{"eval mmdl -tasks 1,2", "-tasks = 2 entries is out of range: want one load per processor: as many as mhz (8)"},
-		{"eval mmdl -mhz 2400,0 -tasks 1,2", "-mhz[1] = 0 is out of range: want a clock rate in (0, 1e6] MHz"},
+		{"eval mmdl -mhz 2400,0 -tasks 1,2", "-mhz[1] = 0 is out of range: want a clock rate in [1, 1e6] MHz"},
 		{"eval mmdl -mhz 2400,2400 -tasks 5,-1", "-tasks[1] = -1 is out of range: want a load in [0, 1e+12] tasks"},
 		{"eval mmdl -mhz 2400,x -tasks 1,2", `invalid value "2400,x" for flag -mhz: entry 1 ("x") is not a number`},
 		{"eval mmdl -procset 3", "eval mmdl: -procset = 3 is out of range: want 1 or 2"},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -39,22 +38,17 @@ func evalNbc(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if err := p.Validate(); err != nil {
-		return fmt.Errorf("eval nbc: -%w", err)
+		return fs.paramError(err)
 	}
 	r, err := nbc.Run(p, nil)
 	if err != nil {
 		return fmt.Errorf("eval nbc: %w", err)
 	}
-	out, err := json.MarshalIndent(nbcEval{
+	return fs.writeJSON(stdout, nbcEval{
 		Model: "nbc", Params: p, ComputeThreads: p.ComputeThreads(),
 		Total: r.Total, Compute: r.Compute, Comm: r.Comm, Overlap: r.Overlap, Overhead: r.Overhead,
 		BaselineMethod: p.Method.Baseline(), Baseline: r.Baseline, Speedup: r.Speedup,
-	}, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%s\n", out)
-	return err
+	})
 }
 
 // bindNbcParams is bindParams for nbc.Params, which also has a method (a

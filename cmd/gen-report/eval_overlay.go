@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -30,18 +29,13 @@ func evalOverlay(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	if err := p.Validate(); err != nil {
-		return fmt.Errorf("eval overlay: -%w", err)
+		return fs.paramError(err)
 	}
 	r, err := overlay.RunIS(p, sweep.RNG(*seed, 0, 0), nil)
 	if err != nil {
 		return fmt.Errorf("eval overlay: %w", err)
 	}
-	out, err := json.MarshalIndent(overlayEval{Model: "overlay", Params: p, Seed: *seed, Result: r}, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(stdout, "%s\n", out)
-	return err
+	return fs.writeJSON(stdout, overlayEval{Model: "overlay", Params: p, Seed: *seed, Result: r})
 }
 
 // bindOverlayParams is bindParams for overlay.Params, whose policy is a

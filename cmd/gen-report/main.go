@@ -69,10 +69,10 @@ func (f *flags) parse(args []string, allowArgs bool) error {
 		return err
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %v (see -h)", f.Name(), err)
+		return fmt.Errorf("%s: %s (see -h)", f.Name(), cutLong(err.Error()))
 	}
 	if !allowArgs && f.NArg() > 0 {
-		return fmt.Errorf("%s: unexpected argument %q (see -h)", f.Name(), f.Arg(0))
+		return fmt.Errorf("%s: unexpected argument %q (see -h)", f.Name(), cut(f.Arg(0)))
 	}
 	return nil
 }

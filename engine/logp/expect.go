@@ -235,7 +235,7 @@ func OptimalStar(p Params) (ls, expected float64, err error) {
 	if k > 0 && p.Sigma > 0 {
 		u := math.Pow(1/float64(k+1), 1/float64(k))
 		f0 := normCDF(-p.L / p.Sigma)
-		ls = max(0, p.L+p.Sigma*normQuantile(f0+u*(1-f0)))
+		ls = min(maxTime, max(0, p.L+p.Sigma*normQuantile(f0+u*(1-f0))))
 	}
 	s2, err := Plan(p, ls)
 	if err != nil {
@@ -264,6 +264,7 @@ func normQuantile(u float64) float64 {
 // Optimal searches the planning latency L_s that minimises the Monte Carlo
 // E[T](L_s) (trials replays per point, the same draws at every point) and
 // returns it with its E[T]. It scans 33 points over [max(0, μ-3σ), μ+5σ+3σ_g]
+// (cut at 1e9, the largest L_s Plan takes)
 // and refines the best bracket by golden-section search to 1e-4(σ+σ_g).
 // Without fluctuation it returns μ. Cost: about 55 evaluations of
 // Expected, each trials replays of about 3P operations.
@@ -284,8 +285,10 @@ func Optimal(p Params, trials int, seed uint64) (ls, expected float64, err error
 		v, err := f(p.L)
 		return p.L, v, err
 	}
+	// The search stays inside the planning latencies ValidateLs allows:
+	// with μ and σ near maxTime the bracket would reach beyond it.
 	lo := max(0, p.L-3*p.Sigma)
-	hi := p.L + 5*p.Sigma + 3*p.GapSigma
+	hi := min(maxTime, p.L+5*p.Sigma+3*p.GapSigma)
 	const grid = 33
 	xs := make([]float64, grid)
 	best, bestV := 0, math.Inf(1)

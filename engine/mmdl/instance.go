@@ -56,8 +56,9 @@ func (in Instance) Validate() error {
 		return &RangeError{"tasks", fmt.Sprintf("%d entries", len(in.Tasks)), fmt.Sprintf("one load per processor: as many as mhz (%d)", p)}
 	}
 	for i, f := range in.MHz {
-		if !(f > 0 && f <= 1e6) {
-			return &RangeError{fmt.Sprintf("mhz[%d]", i), fmtF(f), "a clock rate in (0, 1e6] MHz"}
+		// From 1 MHz: below it γ = compute/MHz can overflow float64.
+		if !(f >= 1 && f <= 1e6) {
+			return &RangeError{fmt.Sprintf("mhz[%d]", i), fmtF(f), "a clock rate in [1, 1e6] MHz"}
 		}
 	}
 	for i, l := range in.Tasks {
@@ -72,8 +73,8 @@ func (in Instance) Validate() error {
 		return &RangeError{"comm", fmtF(in.Comm), "MB per task in [0, 1e6]"}
 	case !(in.Latency >= 0 && in.Latency <= 1e3):
 		return &RangeError{"latency", fmtF(in.Latency), "seconds in [0, 1000]"}
-	case !(in.Throughput > 0 && in.Throughput <= 1e15):
-		return &RangeError{"throughput", fmtF(in.Throughput), "bit/s in (0, 1e15]"}
+	case !(in.Throughput >= 1 && in.Throughput <= 1e15): // from 1 bit/s, as mhz from 1: β stays finite
+		return &RangeError{"throughput", fmtF(in.Throughput), "bit/s in [1, 1e15]"}
 	}
 	return nil
 }

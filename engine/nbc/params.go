@@ -118,7 +118,12 @@ const (
 	MaxQueue       = 64
 	MaxTestEvery   = 1_000_000
 	maxTime        = 1.0 // s: bound of every time constant
-	maxRate        = 1e15
+	// minRate bounds the bandwidths below: 1 B/s is slower than any link or
+	// memory, and keeps every time finite (2^30 B per destination and a
+	// 200000² matrix of 1024 B elements at 1 B/s are 1e11 s and 4e13 s;
+	// at 1e-300 B/s they overflow float64).
+	minRate = 1
+	maxRate = 1e15
 	// MaxPollInterference bounds Params.PollInterference: a compute thread
 	// 11 times slower than alone is far beyond any interference.
 	MaxPollInterference = 10
@@ -177,7 +182,7 @@ type Params struct {
 	// Bandwidth is each node's injection (and ejection) bandwidth: FDR 4x
 	// carries 54.5 Gb/s of data = 6.8 GB/s; after PCIe Gen3 x8 and packet
 	// headers MPI reaches about 6 GB/s.
-	Bandwidth float64 `json:"bandwidth" help:"per-node link bandwidth in B/s, in (0, 1e15]"`
+	Bandwidth float64 `json:"bandwidth" help:"per-node link bandwidth in B/s, in [1, 1e15]"`
 	// EagerLimit: messages up to this size go eagerly; larger ones use the
 	// rendezvous protocol. 262144 B is Intel MPI 4.0's I_MPI_EAGER_THRESHOLD
 	// default.
@@ -190,10 +195,10 @@ type Params struct {
 	// SocketBandwidth is one socket's sustained memory bandwidth: four
 	// DDR3-1600 channels give 51.2 GB/s peak; STREAM triad reaches ~78 %
 	// of it on Sandy Bridge-EP, 40 GB/s.
-	SocketBandwidth float64 `json:"socket_bandwidth" help:"sustained memory bandwidth per socket in B/s, in (0, 1e15]"`
+	SocketBandwidth float64 `json:"socket_bandwidth" help:"sustained memory bandwidth per socket in B/s, in [1, 1e15]"`
 	// CoreBandwidth is what one core streams alone: 10 line-fill buffers of
 	// 64 B per ~80 ns memory latency, 8 GB/s.
-	CoreBandwidth float64 `json:"core_bandwidth" help:"memory bandwidth one core streams alone in B/s, in (0, 1e15]"`
+	CoreBandwidth float64 `json:"core_bandwidth" help:"memory bandwidth one core streams alone in B/s, in [1, 1e15]"`
 	// ElemBytes is the matrix element size: double precision. The
 	// matrix-vector product streams the matrix once (8 B per multiply-add);
 	// at 2.7 GHz × 8 flops/cycle a core computes ~40× faster than its
@@ -205,7 +210,7 @@ type Params struct {
 	// the core's 8 GB/s stream: 4 GB/s. LibNBC copies it in NBC_Ialltoall
 	// (the issuing thread); MPICH's MPI_Alltoall first thing in the call
 	// (the progress thread, in TCC).
-	CopyBandwidth float64 `json:"copy_bandwidth" help:"one core's memcpy bandwidth for the alltoall's local block in B/s, in (0, 1e15]"`
+	CopyBandwidth float64 `json:"copy_bandwidth" help:"one core's memcpy bandwidth for the alltoall's local block in B/s, in [1, 1e15]"`
 
 	// Software costs (host CPU time).
 	//
@@ -386,8 +391,8 @@ func (p Params) Validate() error {
 		field string
 		v     float64
 	}{{"bandwidth", p.Bandwidth}, {"socket_bandwidth", p.SocketBandwidth}, {"core_bandwidth", p.CoreBandwidth}, {"copy_bandwidth", p.CopyBandwidth}} {
-		if !(c.v > 0 && c.v <= maxRate) {
-			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a bandwidth in B/s in (0, %g]", maxRate)}
+		if !(c.v >= minRate && c.v <= maxRate) {
+			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a bandwidth in B/s in [%g, %g]", float64(minRate), maxRate)}
 		}
 	}
 	if !(p.EagerLimit >= 0 && p.EagerLimit <= MaxMsg) {

@@ -103,7 +103,11 @@ const (
 	MaxBuckets    = 1 << 14
 	MaxIterations = 100
 	maxTime       = 1.0 // s: bound of every time constant
-	maxRate       = 1e15
+	// minRate bounds the bandwidths below: 1 B/s is slower than any link,
+	// and keeps every time finite (1.3e8 keys of 1024 B at 1 B/s are 1.4e11
+	// s; at 1e-300 B/s they overflow float64).
+	minRate = 1
+	maxRate = 1e15
 )
 
 // Params are the model's inputs (specs/connections.md). Times are in
@@ -163,7 +167,7 @@ type Params struct {
 	// ~117 MB/s of TCP payload. Links between switches are shared by every
 	// message crossing them (they contend), as are the nodes' own links by
 	// a node's processes.
-	Bandwidth float64 `json:"bandwidth" help:"bandwidth of every link, each direction, in B/s, in (0, 1e15]"`
+	Bandwidth float64 `json:"bandwidth" help:"bandwidth of every link, each direction, in B/s, in [1, 1e15]"`
 
 	// Host costs (CPU time of the process; one CPU per process).
 	//
@@ -181,7 +185,7 @@ type Params struct {
 	RelayCPU float64 `json:"relay_cpu" help:"extra CPU time per relayed message at the relay in s, in [0, 1]"`
 	// RelayBandwidth is the rate a relay copies a forwarded message's bytes
 	// in and out of user space: ~1 GB/s for the Xeon's memory copies.
-	RelayBandwidth float64 `json:"relay_bandwidth" help:"bytes per second a relay copies forwarded data at, in (0, 1e15]"`
+	RelayBandwidth float64 `json:"relay_bandwidth" help:"bytes per second a relay copies forwarded data at, in [1, 1e15]"`
 	// HandshakeCPU is each end's CPU time to set up a connection (socket,
 	// connect/accept, the message layer's hello), ~50 µs; the set-up also
 	// takes a round trip plus a one-way trip over the path (TCP's three-way
@@ -291,8 +295,8 @@ func (p Params) Validate() error {
 		field string
 		v     float64
 	}{{"bandwidth", p.Bandwidth}, {"relay_bandwidth", p.RelayBandwidth}} {
-		if !(c.v > 0 && c.v <= maxRate) {
-			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a rate in (0, %g] B/s", maxRate)}
+		if !(c.v >= minRate && c.v <= maxRate) {
+			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a rate in [%g, %g] B/s", float64(minRate), maxRate)}
 		}
 	}
 	return nil

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// given lists the flags the user set, as "-name value", in name order.
+func (f *flags) given() string {
+	var s []string
+	f.Visit(func(fl *flag.Flag) {
+		if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && fl.Value.String() == "true" {
+			s = append(s, "-"+fl.Name)
+			return
+		}
+		s = append(s, "-"+fl.Name+" "+cut(fl.Value.String()))
+	})
+	return strings.Join(s, " ")
+}
+
+// isSet reports whether the user gave flag name.
+func (f *flags) isSet(name string) bool {
+	set := false
+	f.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
+}
+
+// paramError is the message for a model's Validate error "field = value is
+// out of range: want ...". The field is a flag; when the user did not give
+// it, its value is the default (or one taken from the flags the user gave,
+// as -load gives -tasks), and the range is usually one that follows
+// another flag (-switches in [1, nodes]): the message says so and names the
+// flags the user gave, so that it never blames a value as if it were
+// theirs.
+func (f *flags) paramError(err error) error {
+	msg := err.Error()
+	field, rest, ok := strings.Cut(msg, " = ")
+	name, _, _ := strings.Cut(field, "[")
+	if !ok || f.Lookup(name) == nil || f.isSet(name) {
+		return fmt.Errorf("%s: -%w", f.Name(), err)
+	}
+	value, want, ok := strings.Cut(rest, " is out of range")
+	if !ok {
+		return fmt.Errorf("%s: -%w", f.Name(), err)
+	}
+	note := "not given, so its default"
+	if g := f.given(); g != "" {
+		note += "; you gave " + g
+	}
+	return fmt.Errorf("%s: -%s = %s (%s) is out of range%s", f.Name(), field, value, note, want)
+}
+
+// writeJSON prints an eval's result as indented JSON. A result that is not
+// finite (a time that overflows float64, a ratio of zeros) cannot be JSON;
+// the message names the result and the flags the user gave instead of
+// encoding/json's "unsupported value".
+func (f *flags) writeJSON(w io.Writer, v any) error {
+	out, err := json.MarshalIndent(v, "", "  ")
+	var uv *json.UnsupportedValueError
+	if errors.As(err, &uv) {
+		path, x := nonFinite(reflect.ValueOf(v), "")
+		g := f.given()
+		if g == "" {
+			g = "the defaults"
+		}
+		return fmt.Errorf("%s: the result %s is %v, not a number JSON can hold: the inputs (%s) take it beyond float64; bring the sizes and rates closer to each other", f.Name(), path, x, g)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	_, err = fmt.Fprintf(w, "%s\n", out)
+	return err
+}
+
+// nonFinite finds the first NaN or infinite float in v, with its JSON path.
+func nonFinite(v reflect.Value, path string) (string, float64) {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if x := v.Float(); math.IsNaN(x) || math.IsInf(x, 0) {
+			return path, x
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return nonFinite(v.Elem(), path)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if p, x := nonFinite(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p, x
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			if p, x := nonFinite(it.Value(), fmt.Sprintf("%s[%v]", path, it.Key())); p != "" {
+				return p, x
+			}
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			if !sf.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if name == "-" {
+				continue
+			}
+			p := path
+			if !sf.Anonymous || name != "" {
+				if name == "" {
+					name = sf.Name
+				}
+				if p != "" {
+					p += "."
+				}
+				p += name
+			}
+			if p, x := nonFinite(v.Field(i), p); p != "" {
+				return p, x
+			}
+		}
+	}
+	return "", 0
+}
+
+// cut shortens a value a message repeats to its first 40 characters,
+// marking the cut and the length, as scene.Cut does for URL values: an
+// argument may be megabytes long, and a message must stay readable.
+func cut(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + fmt.Sprintf("… (%d characters)", len(r))
+	}
+	return s
+}
+
+// cutLong shortens the long words of a flag package message: quoted
+// values (cutQuoted) and unquoted ones ("flag provided but not defined:
+// -NAME", "bad flag syntax: ARG").
+func cutLong(msg string) string {
+	msg = cutQuoted(msg)
+	if len(msg) <= 200 {
+		return msg
+	}
+	words := strings.Split(msg, " ")
+	for i, w := range words {
+		if !strings.Contains(w, `"`) {
+			words[i] = cut(w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// cutQuoted shortens every Go-quoted string in msg with cut: the flag
+// package quotes the whole bad value ("invalid value %q for flag -%s").
+func cutQuoted(msg string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '"')
+		if i < 0 {
+			b.WriteString(msg)
+			return b.String()
+		}
+		q, err := strconv.QuotedPrefix(msg[i:])
+		if err != nil {
+			b.WriteString(msg)
+			return b.String()
+		}
+		b.WriteString(msg[:i])
+		msg = msg[i+len(q):]
+		if u, err := strconv.Unquote(q); err == nil && len(u) > 40 {
+			q = strconv.Quote(cut(u))
+		}
+		b.WriteString(q)
+	}
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestEvalNamesTheUsersFlags: a range that follows another flag, broken by
+// a default the user did not give, says that the value is the default and
+// names the flags the user gave, in every eval.
+func TestEvalNamesTheUsersFlags(t *testing.T) {
+	for _, tc := range []struct{ args, want string }{
+		{"eval allreduce -period 1e-6", "eval allreduce: -duration = 1e-05 (not given, so its default; you gave -period 1e-06) is out of range: want a number in (0, period=1e-06)"},
+		{"eval allreduce -P 4 -T 3", "eval allreduce: -T = 3 is out of range"},
+		{"eval overlay -procs 2 -nodes 1", "eval overlay: -switches = 6 (not given, so its default; you gave -nodes 1 -procs 2)"},
+		{"eval mmdl -mhz 2400,2400", "eval mmdl: -tasks = 8 entries (not given, so its default; you gave -mhz 2400,2400)"},
+		{"eval nbc -cores 2 -sockets 3", "eval nbc: -sockets = 3 is out of range: want an integer in [1, 2]"},
+		{"eval goal -f " + goalExamples + "ex_dissemination_16.goal -os-period 10", "eval goal: -os-duration = 0 (not given, so its default; you gave -f "},
+	} {
+		t.Run(tc.args, func(t *testing.T) { checkBadInput(t, tc.args, tc.want) })
+	}
+}
+
+// TestEvalLogpAtTheLimit: μ and σ at their largest no longer make the
+// search for the optimal L_s step past 1e9 and blame Ls, which the user did
+// not give; the output says the optimum sits at the limit.
+func TestEvalLogpAtTheLimit(t *testing.T) {
+	for _, args := range []string{
+		"eval logp -L 1e9 -sigma 1e9 -trials 50",
+		"eval logp -P 2 -L 1e9 -trials 50",
+		"eval logp -L 1e9 -gap_sigma 1e9 -trials 50",
+	} {
+		out, _, err := runCmd(t, strings.Fields(args)...)
+		if err != nil {
+			t.Fatalf("%s: %v", args, err)
+		}
+		var ev struct {
+			OptimalLs float64  `json:"optimal_Ls"`
+			Closed    *float64 `json:"optimal_Ls_closed_form"`
+			AtLimit   bool     `json:"optimal_Ls_at_limit"`
+		}
+		if err := json.Unmarshal([]byte(out), &ev); err != nil {
+			t.Fatalf("%s: %v", args, err)
+		}
+		if !(ev.OptimalLs >= 0 && ev.OptimalLs <= 1e9) || ev.Closed != nil && *ev.Closed > 1e9 {
+			t.Errorf("%s: optimum %g (closed form %v) outside [0, 1e9]", args, ev.OptimalLs, ev.Closed)
+		}
+		if atLimit := ev.OptimalLs == 1e9 || ev.Closed != nil && *ev.Closed == 1e9; atLimit != ev.AtLimit {
+			t.Errorf("%s: optimal_Ls_at_limit = %v, optimum %g closed form %v", args, ev.AtLimit, ev.OptimalLs, ev.Closed)
+		}
+	}
+	out, _, err := runCmd(t, "eval", "logp", "-trials", "50")
+	if err != nil || strings.Contains(out, "at_limit") {
+		t.Errorf("default logp: %v, at_limit in %s", err, out)
+	}
+}
+
+// TestWriteJSONNonFinite: a result JSON cannot hold is named with its path
+// and the flags the user gave, not encoding/json's "unsupported value".
+func TestWriteJSONNonFinite(t *testing.T) {
+	fs := newFlagSet("eval x", &bytes.Buffer{}, "")
+	bw := fs.Float64("bandwidth", 1, "")
+	msg := fs.String("msg", "", "")
+	if err := fs.parse([]string{"-bandwidth", "1e-300", "-msg", "1GiB"}, false); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = bw, msg
+	type inner struct {
+		Ratio float64 `json:"ratio"`
+	}
+	type result struct {
+		Total float64 `json:"total_s"`
+		Parts []inner `json:"parts"`
+	}
+	var out bytes.Buffer
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{result{Total: math.Inf(1)}, "eval x: the result total_s is +Inf, not a number JSON can hold: the inputs (-bandwidth 1e-300 -msg 1GiB) take it beyond float64"},
+		{&result{Parts: []inner{{1}, {math.NaN()}}}, "the result parts[1].ratio is NaN"},
+	} {
+		err := fs.writeJSON(&out, c.v)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "unsupported") {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
+	if out.Len() != 0 {
+		t.Errorf("printed %q", out.String())
+	}
+	if err := fs.writeJSON(&out, result{Total: 1}); err != nil || !strings.Contains(out.String(), `"total_s": 1`) {
+		t.Errorf("finite result: %v %q", err, out.String())
+	}
+}
+
+// TestLongArgumentsAreCut: a megabyte-long bad value is repeated in the
+// message as its first 40 characters and its length.
+func TestLongArgumentsAreCut(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	for _, args := range [][]string{
+		{"eval", "nbc", "-msg", long},
+		{"eval", "logp", "-P", long},
+		{"eval", "allreduce", long},
+		{"eval", "overlay", "-" + long},
+	} {
+		_, _, err := runCmd(t, args...)
+		if err == nil {
+			t.Fatalf("%.20s…: no error", args)
+		}
+		if len(err.Error()) > 300 || !strings.Contains(err.Error(), "… (1048") {
+			t.Errorf("%.20s…: message of %d bytes: %.300s", args, len(err.Error()), err)
+		}
+	}
+	if got := cutQuoted(`a "short" b "` + strings.Repeat("é", 50) + `" c`); got != `a "short" b "`+strings.Repeat("é", 40)+`… (50 characters)" c` {
+		t.Errorf("cutQuoted: %s", got)
+	}
+}
