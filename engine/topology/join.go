@@ -2,6 +2,7 @@ package topology
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -15,6 +16,42 @@ func (t *Tree) Representatives() []int {
 		out[i] = slices.Min(t.Switches[s].Nodes)
 	}
 	return out
+}
+
+// MeasureJoin simulates a new node cabled to leaf switch leaf measuring
+// its RTT to each of t's Representatives, as MeasureRTT measures one pair
+// (the minimum of n.Pings pings, each the noise-free RTT plus an
+// exponential delay of mean n.Noise): rtt[i] is the i-th's, µs. took[i]
+// is how long the i-th measurement lasts, µs: its pings one after
+// another, each as long as its own RTT. Draws go representative by
+// representative, ping by ping.
+func MeasureJoin(t *Tree, leaf int, n Net, rng *rand.Rand) (rtt, took []float64, err error) {
+	if err := n.Validate(); err != nil {
+		return nil, nil, err
+	}
+	leaves := t.LeafSwitches()
+	if !slices.Contains(leaves, leaf) {
+		return nil, nil, fmt.Errorf("topology: join on switch %d, want a leaf switch (one of %v)", leaf, leaves)
+	}
+	nt := t.clone()
+	v := len(nt.Nodes)
+	nt.Nodes = append(nt.Nodes, fmt.Sprintf("n%d", v))
+	nt.Switches[leaf].Nodes = append(nt.Switches[leaf].Nodes, v)
+	reps := t.Representatives()
+	rtt, took = make([]float64, len(reps)), make([]float64, len(reps))
+	for i, r := range reps {
+		base := n.RTT(nt, v, r)
+		best := 0.0
+		for k := range n.Pings {
+			x := base + expDelay(rng, n.Noise)
+			if k == 0 || x < best {
+				best = x
+			}
+			took[i] += x
+		}
+		rtt[i] = best
+	}
+	return rtt, took, nil
 }
 
 // Join places a new node from its RTTs to the Representatives (rtt[i] to

@@ -70,3 +70,37 @@ func TestJoinLeave(t *testing.T) {
 		t.Errorf("leave of a switch's last node: %v, %d switches", err, len(one.Switches))
 	}
 }
+
+// A node measured with MeasureJoin on the paper's experiment is placed on
+// the switch it is cabled to, from one RTT per switch; the measurement
+// lasts its pings' RTTs, and a switch that is not a leaf is refused.
+func TestMeasureJoin(t *testing.T) {
+	tr := PaperExperiment()
+	n := DefaultNet()
+	rng := rand.New(rand.NewPCG(7, 13))
+	_, nz, err := InferLeavesNoise(MeasureRTT(tr, n, rng))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, leaf := range tr.LeafSwitches() {
+		rtt, took, err := MeasureJoin(tr, leaf, n, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rtt) != len(tr.LeafSwitches()) {
+			t.Fatalf("switch %d: %d RTTs for %d switches", leaf, len(rtt), len(tr.LeafSwitches()))
+		}
+		for i, x := range rtt {
+			if !(took[i] >= float64(n.Pings)*x) {
+				t.Errorf("switch %d: measurement %d took %v µs for %d pings of at least %v", leaf, i, took[i], n.Pings, x)
+			}
+		}
+		_, got, err := Join(tr, "new", rtt, nz.Neighbour, nz.Threshold)
+		if err != nil || got != leaf {
+			t.Errorf("cabled to switch %d, placed on %d (%v)", leaf, got, err)
+		}
+	}
+	if _, _, err := MeasureJoin(tr, tr.Switches[tr.LeafSwitches()[0]].Parent, n, rng); err == nil {
+		t.Error("a join on the core switch was measured")
+	}
+}
