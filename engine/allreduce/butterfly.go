@@ -129,7 +129,7 @@ func (s *Simulator) run(p Params, osn *noise.Periodic, net *noise.Poisson, rec *
 		// exchange; a wait and a reduction per process and stage; the final
 		// marks): growing these slices cost a third of a traced run.
 		rec.Messages = make([]trace.Message, 0, p.P*(k+p.T))
-		rec.Spans = make([]trace.Span, 0, 2*p.P*k)
+		rec.Spans = make([]trace.Span, 0, spanCap(p))
 		rec.Markers = make([]trace.Marker, 0, 2*p.P)
 	}
 

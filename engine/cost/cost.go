@@ -1,0 +1,192 @@
+package cost
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Cost is an estimate of one run.
+type Cost struct {
+	Events  float64 // engine steps: process-stage updates, jitter windows met, noise events, schedule operations, messages
+	Spans   float64 // trace records (spans, messages, markers) a recorded run keeps
+	Bytes   float64 // peak memory the run allocates, bytes
+	Seconds float64 // engine time on one core of the development machine (native)
+
+	// Key is the parameter (JSON, URL and flag name) that drives the cost
+	// most: the page shows a refusal beside its control.
+	Key string
+	// Why names the inputs that drive the cost and what dominates it, in
+	// the form "P = 64 with N = 1e9 and period = 1e-6 records about 9e8
+	// jitter windows".
+	Why string
+	// Fit, given how many times over the budget the run is (> 1), says
+	// what would fit, e.g. "raise period to at least 2e-4 or lower N to at
+	// most 5e6". Nil: Check says only by how much to shrink the run.
+	Fit func(over float64) string
+}
+
+// Add is the cost of running a and then b in the same process: events,
+// records and time add up, memory is the larger peak unless both are kept.
+func (c Cost) Add(b Cost) Cost {
+	c.Events += b.Events
+	c.Spans += b.Spans
+	c.Seconds += b.Seconds
+	c.Bytes = max(c.Bytes, b.Bytes)
+	return c
+}
+
+// Budget is what a run may take.
+type Budget struct {
+	Name    string  // whose budget, for messages: "the page", "this machine (half of its 24 GB)"
+	Bytes   float64 // peak memory, bytes; 0 or Inf: no limit
+	Seconds float64 // engine time, s; 0 or Inf: no limit
+	// Slowdown multiplies Cost.Seconds for this budget's platform: the
+	// page runs WebAssembly, the commands run natively (0 means 1).
+	Slowdown float64
+	// Force, when not empty, is how to run anyway (a command's "-force"),
+	// named at the end of a refusal.
+	Force string
+}
+
+// WasmSlowdown is how much slower the engines run as WebAssembly than
+// natively, measured on the development machine on 2026-11-25 (load 14-17,
+// so only the ratio counts): the butterfly scene's build at P = 4096 took
+// 247 ms natively and 1049 ms as wasm under node (4.2x), the jitter scene's
+// at P = 4096 with 200 trials 455 and 1275 ms (2.8x). Re-measure with
+// go test -run '^$' -bench Build -benchtime 5x ./scene/butterfly/ ./scene/jitter/
+// natively and with GOOS=js GOARCH=wasm (go_js_wasm_exec on PATH).
+const WasmSlowdown = 4
+
+// Page is the budget of a run the page builds (scene Build, in the browser
+// and in gen-anim's previews): a tab that needs more than about 500 MB or
+// blocks for more than about 2 s of engine time is broken.
+var Page = Budget{Name: "the page", Bytes: 500e6, Seconds: 2, Slowdown: WasmSlowdown}
+
+// Unlimited accepts every run (a command's -force).
+var Unlimited = Budget{Name: "no limit"}
+
+// Error is a run over its budget.
+type Error struct {
+	Cost   Cost
+	Budget Budget
+	Over   float64 // how many times over: the larger of memory and time
+}
+
+// Check returns nil when c fits b, else an *Error naming what is over.
+func (c Cost) Check(b Budget) error {
+	over := c.over(b)
+	if over <= 1 {
+		return nil
+	}
+	return &Error{Cost: c, Budget: b, Over: over}
+}
+
+func (c Cost) seconds(b Budget) float64 {
+	if b.Slowdown > 0 {
+		return c.Seconds * b.Slowdown
+	}
+	return c.Seconds
+}
+
+// over is the larger of memory/budget and time/budget; NaN counts as over.
+func (c Cost) over(b Budget) float64 {
+	o := 0.0
+	if limited(b.Bytes) {
+		o = max(o, c.Bytes/b.Bytes)
+	}
+	if limited(b.Seconds) {
+		o = max(o, c.seconds(b)/b.Seconds)
+	}
+	if math.IsNaN(c.Bytes) || math.IsNaN(c.Seconds) {
+		return math.Inf(1)
+	}
+	return o
+}
+
+func limited(x float64) bool { return x > 0 && !math.IsInf(x, 1) }
+
+func (e *Error) Error() string {
+	c, b := e.Cost, e.Budget
+	var what []string
+	memOver := limited(b.Bytes) && c.Bytes > b.Bytes
+	timeOver := limited(b.Seconds) && c.seconds(b) > b.Seconds
+	if memOver {
+		what = append(what, fmt.Sprintf("≈ %s, over %s's %s", Bytes(c.Bytes), b.Name, Bytes(b.Bytes)))
+	}
+	if timeOver {
+		what = append(what, fmt.Sprintf("≈ %s of engine time, over %s's %s", Duration(c.seconds(b)), b.Name, Duration(b.Seconds)))
+	}
+	if !memOver && !timeOver { // NaN
+		what = append(what, "a cost that cannot be estimated")
+	}
+	why := c.Why
+	if why == "" {
+		why = "this run"
+	}
+	msg := fmt.Sprintf("%s (%s)", why, strings.Join(what, "; "))
+	if c.Fit != nil {
+		msg += "; " + c.Fit(e.Over)
+	} else {
+		msg += fmt.Sprintf("; make it about %s times smaller", Num(math.Ceil(e.Over)))
+	}
+	if b.Force != "" {
+		msg += " (" + b.Force + " runs it anyway)"
+	}
+	return msg
+}
+
+// Num writes a count or a parameter value for messages, to two or three
+// significant digits: "64", "0.001", "4.2e8", "1.9e-4".
+func Num(x float64) string {
+	if x != 0 && (math.Abs(x) >= 1e6 || math.Abs(x) < 1e-3) {
+		m, e, _ := strings.Cut(fmt.Sprintf("%.1e", x), "e")
+		m = strings.TrimSuffix(m, ".0")
+		exp, _ := strconv.Atoi(e)
+		return fmt.Sprintf("%se%d", m, exp)
+	}
+	return fmt.Sprintf("%.3g", x)
+}
+
+// Bytes writes a size in decimal units: "512 B", "40 MB", "8.5 GB".
+func Bytes(x float64) string {
+	switch {
+	case !(x < 1e24):
+		return "more than 1e24 B"
+	case x >= 1e12:
+		return fmt.Sprintf("%.3g TB", x/1e12)
+	case x >= 1e9:
+		return fmt.Sprintf("%.3g GB", x/1e9)
+	case x >= 1e6:
+		return fmt.Sprintf("%.3g MB", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.3g kB", x/1e3)
+	}
+	return fmt.Sprintf("%.0f B", x)
+}
+
+// Duration writes an engine time: "0.8 s", "25 min", "3.1 h", "12 days".
+func Duration(s float64) string {
+	switch {
+	case !(s < 1e12):
+		return "more than 1e12 s"
+	case s >= 86400*365:
+		return fmt.Sprintf("%.2g years", s/(86400*365))
+	case s >= 2*86400:
+		return fmt.Sprintf("%.2g days", s/86400)
+	case s >= 2*3600:
+		return fmt.Sprintf("%.2g h", s/3600)
+	case s >= 120:
+		return fmt.Sprintf("%.2g min", s/60)
+	}
+	return fmt.Sprintf("%.2g s", s)
+}
+
+// Scale is the factor x must move by to bring a cost that grows as x^exp
+// under the budget when it is over times too large: for a cost linear in N,
+// N must shrink by over; for one linear in 1/period, period must grow by
+// over. It includes a 10 % margin.
+func Scale(over, exp float64) float64 {
+	return math.Pow(over*1.1, 1/exp)
+}

@@ -1,0 +1,33 @@
+package butterfly
+
+import (
+	"commlab/engine/allreduce"
+	"commlab/engine/cost"
+	"commlab/scene"
+)
+
+// Estimate is what Build will take for v (parsed): the traced trial
+// (allreduce.Estimate) and the run's own tables: finish times, stalls and
+// adoptions per process and row (13 bytes), a drawn message per message (56)
+// and a stall per OS window that interrupted a reduction (32).
+func (Scene) Estimate(v scene.Values) (cost.Cost, error) {
+	p, err := Params(v)
+	if err != nil {
+		return cost.Cost{}, err
+	}
+	return Estimate(p), nil
+}
+
+// Estimate is the butterfly scene's cost for p (valid, P ≤ MaxTraceP); the
+// jitter scene adds its trials to it.
+func Estimate(p allreduce.Params) cost.Cost {
+	c := allreduce.Estimate(p, true)
+	P, K, T := float64(p.P), float64(p.K()), float64(p.T)
+	rows := K + 1 + T
+	var met float64
+	if p.OSJitter {
+		met = P * K * (p.Work() + p.Duration) / (p.Period - p.Duration)
+	}
+	c.Bytes += 13*rows*P + 8*rows*P + 56*P*(K+T) + 32*met
+	return c
+}
