@@ -25,6 +25,19 @@
 // the evictions and the relayed messages, and the Integer Sort's time
 // once the run is over.
 //
+// Dynamic membership (the join and leave fields, off by default): after
+// the sort a node cabled to a chosen leaf switch joins. It measures its
+// RTT to one node per switch only (topology.MeasureJoin; the probes are
+// dotted arcs with a ping going back and forth, then their RTTs), is
+// placed from those (topology.Join, with the thresholds of the cluster's
+// own inferred RTT matrix) and opens the topology policy's connections
+// (overlay.Membership), drawn in the joining colour, dashed during their
+// handshake. Then a node leaves: its node is crossed, its connections
+// fade out, and every process that reached its switch through it opens a
+// replacement. The panel says how many RTTs the join took (against the
+// N − 1 of measuring everything again), the joiner's routes, and the
+// connections closed, opened and routes changed by the leave.
+//
 // Every picture is built from the engine's connection events
 // (overlay.Result.Events) and its trace's message hops; Numbers are the
 // engine's Result. The sort is NPB IS class S's size (Keys), so messages

@@ -28,3 +28,11 @@ func rangeCache(v scene.Values) scene.Range {
 	hi := min(MaxCache, v.Int(KeyProcs)-1)
 	return scene.Range{Lo: 0, Hi: float64(hi), Why: "cache < processes = " + v[KeyProcs]}
 }
+
+func rangeJoin(v scene.Values) scene.Range {
+	return scene.Range{Lo: -1, Hi: float64(min(MaxSwitches, v.Int(KeySwitches)) - 1), Why: "join < switches = " + v[KeySwitches]}
+}
+
+func rangeLeave(v scene.Values) scene.Range {
+	return scene.Range{Lo: -1, Hi: float64(min(MaxNodes, v.Int(KeyNodes)) - 1), Why: "leave < nodes = " + v[KeyNodes]}
+}

@@ -34,6 +34,11 @@ var goldenCases = []struct {
 	{nil, render.Light(), func(r *run) float64 { return r.End() }, "end-light.png"},
 	{map[string]string{"policy": "all"}, render.Light(), func(r *run) float64 { return r.End() * 0.4 }, "all-light.png"},
 	{map[string]string{"policy": "random", "cache": "16"}, render.Dark(), func(r *run) float64 { return r.End() * 0.3 }, "random-c16-dark.png"},
+	// Membership: a node joins switch 2 and node 3 leaves; the join's
+	// last RTT measured, then the leave's connections fading out and the
+	// replacements in their handshake.
+	{map[string]string{"join": "1", "leave": "3"}, render.Light(), func(r *run) float64 { return (r.mb.probeAt[2] + r.mb.placedAt) / 2 }, "join-light.png"},
+	{map[string]string{"join": "1", "leave": "3"}, render.Dark(), func(r *run) float64 { return r.mb.leaveAt + 0.3*evictFade*r.res.Time }, "leave-dark.png"},
 }
 
 func TestGolden(t *testing.T) {

@@ -64,6 +64,7 @@ func (r *run) paint(t float64, v scene.View) (render.List, *painter) {
 	p.arrange(top)
 	p.tree()
 	p.connections()
+	p.probes()
 	p.nodes()
 	p.messages()
 	p.counters()
@@ -90,6 +91,15 @@ func (p *painter) shortcutStyle(ready bool) render.Style {
 		c = render.Mix(p.th.Panel, c, 0.5)
 	}
 	return render.Style{Stroke: c, Width: max(1, 1.8*p.s), Dash: []float64{5 * p.s, 3.5 * p.s}}
+}
+
+// memberStyle is a connection a join or a leave opens: solid once its
+// handshake is done, dashed and pale before.
+func (p *painter) memberStyle(ready bool) render.Style {
+	if !ready {
+		return render.Style{Stroke: render.Mix(p.th.Panel, p.th.Receive, 0.5), Width: max(1, 1.8*p.s), Dash: []float64{5 * p.s, 3.5 * p.s}}
+	}
+	return render.Style{Stroke: p.th.Receive, Width: max(1, 1.8*p.s)}
 }
 
 // evictedStyle is dotted rather than dashed, so a closed shortcut parts
@@ -147,6 +157,11 @@ func (p *painter) legend() float64 {
 		{Label: "message", Draw: dot(th.Send, false)},
 		{Label: "relayed, relay ringed", Draw: dot(p.relayColour(), true)},
 	}
+	if p.r.mb.on() {
+		entries = append(entries,
+			chart.LegendEntry{Label: "RTT probe", Draw: hline(p.probeStyle())},
+			chart.LegendEntry{Label: "joined / replaced", Draw: hline(p.memberStyle(true))})
+	}
 	return chart.Legend(p.l, p.z, th.Ink, entries)
 }
 
@@ -170,7 +185,8 @@ func (p *painter) arrange(top float64) {
 	rowH := max(swH+12*s, p.z.FS*2.4)
 	// A process's dot and its node's box: as large as the row allows, no
 	// larger than reads as a dot.
-	units := float64(p.r.p.Procs) + nodeGap*float64(p.r.p.Nodes-p.r.p.Switches) + switchGap*float64(p.r.p.Switches-1)
+	cl := p.r.cl
+	units := float64(len(cl.procNode)) + nodeGap*float64(len(cl.nodeRow)-len(cl.leaves)) + switchGap*float64(len(cl.leaves)-1)
 	unit := p.net.W() / units
 	p.dotR = max(1.5, min(unit*0.3, 4.5*s))
 	nodeH := 2*p.dotR + 6*s
@@ -279,10 +295,10 @@ func (p *painter) growing(a, b int, f, mid, r, h float64, segs int, st render.St
 // fading out, the latest crossed and named.
 func (p *painter) connections() {
 	h, t := p.r.h, p.t
-	fade := evictFade * p.r.End()
+	fade := evictFade * p.r.res.Time
 	st := p.staticStyle()
 	for i, ln := range h.links {
-		if !ln.shortcut && ln.open <= t && t < ln.close {
+		if !ln.shortcut && !ln.member && ln.open <= t && t < ln.close {
 			p.arc(ln.a, ln.b, 0, 1, st)
 			p.links = append(p.links, i)
 		}
@@ -293,15 +309,23 @@ func (p *painter) connections() {
 			p.links = append(p.links, i)
 		}
 	}
+	for i, ln := range h.links {
+		if ln.member && ln.open <= t && t < ln.close {
+			p.arc(ln.a, ln.b, 0, 1, p.memberStyle(ln.ready <= t))
+			p.links = append(p.links, i)
+		}
+	}
 	latest := -1
 	for i, ln := range h.links {
 		if ln.close <= t && t < ln.close+fade {
 			f := (t - ln.close) / fade
 			p.arc(ln.a, ln.b, 0, 1, p.evictedStyle(0.15+0.85*f))
-			x, y := p.g.arcPoint(ln.a, ln.b, 0.5)
-			p.cross(x, y, 0.15+0.85*f)
+			if !ln.left { // a leaver's connections: its node is crossed
+				x, y := p.g.arcPoint(ln.a, ln.b, 0.5)
+				p.cross(x, y, 0.15+0.85*f)
+			}
 			p.fading = append(p.fading, i)
-			if latest < 0 || ln.close >= h.links[latest].close {
+			if !ln.left && (latest < 0 || ln.close >= h.links[latest].close) {
 				latest = i
 			}
 		}
@@ -337,12 +361,28 @@ func (p *painter) markEviction(i int) {
 // nodes draws the node boxes and their processes' dots.
 func (p *painter) nodes() {
 	th, s, g := p.th, p.s, p.g
-	for _, b := range g.node {
-		chart.Rect(p.l, b, render.Style{Fill: th.Panel, Stroke: th.Muted, Width: max(1, s)})
+	for n, b := range g.node {
+		st := render.Style{Fill: th.Panel, Stroke: th.Muted, Width: max(1, s)}
+		switch p.nodeState(n) {
+		case nodeAbsent, nodeGone:
+			st = render.Style{Stroke: th.Muted, Width: max(1, s), Dash: []float64{3 * s, 2.5 * s}}
+		case nodeMeasuring:
+			st = render.Style{Fill: th.Panel, Stroke: th.Receive, Width: max(1.5, 2*s)}
+		}
+		chart.Rect(p.l, b, st)
 	}
 	fill := render.Mix(th.Panel, th.Ink, 0.55)
-	for _, x := range g.procX {
-		p.l.Add(render.Circle{Center: render.Point{X: x, Y: g.rowY}, R: p.dotR, Style: render.Style{Fill: fill}})
+	for q, x := range g.procX {
+		st := render.Style{Fill: fill}
+		switch p.nodeState(p.r.cl.procNode[q]) {
+		case nodeAbsent, nodeGone:
+			st = render.Style{Stroke: th.Muted, Width: max(1, 0.8*s)}
+		}
+		p.l.Add(render.Circle{Center: render.Point{X: x, Y: g.rowY}, R: p.dotR, Style: st})
+	}
+	if mb := p.r.mb; mb.leaveNode >= 0 && p.t >= mb.leaveAt {
+		b := g.node[mb.leaveNode]
+		p.cross((b.X0+b.X1)/2, (b.Y0+b.Y1)/2, 0)
 	}
 }
 
@@ -388,7 +428,7 @@ func (p *painter) counters() {
 	b := p.panel
 	chart.Rect(p.l, b, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
 	in := box{X0: b.X0 + 8*s, Y0: b.Y0 + 4*s, X1: b.X1 - 8*s, Y1: b.Y1 - 6*s}
-	P := r.p.Procs
+	P := len(h.steps)
 	p.state = make([]openStep, P)
 	sum, mx, peakSum, peakMax, shortcuts := 0, 0, 0, 0, 0
 	for q := range P {
@@ -408,7 +448,7 @@ func (p *painter) counters() {
 	p.text(in.X0, chart.Baseline(in.Y0, headH, fs), chart.Fit(in.W(), fs, true, "Connections at the playhead", "Connections", "Open"), fs, render.AlignLeft, true, th.Ink)
 	y := in.Y0 + headH
 	rowH := fsS * 1.45
-	done := p.t >= r.End()
+	done := p.t >= r.res.Time
 	rows := [][]string{
 		{fmt.Sprintf("open per process: mean %.1f, max %d", mean, mx), fmt.Sprintf("open: mean %.1f, max %d", mean, mx), fmt.Sprintf("%.1f / %d open", mean, mx)},
 		{fmt.Sprintf("peak so far: mean %.1f, max %d", peakMean, peakMax), fmt.Sprintf("peak: mean %.1f, max %d", peakMean, peakMax), fmt.Sprintf("peak %.1f / %d", peakMean, peakMax)},
@@ -418,12 +458,14 @@ func (p *painter) counters() {
 		{fmt.Sprintf("relayed messages: %d", upTo(h.relays, p.t)), fmt.Sprintf("relayed: %d", upTo(h.relays, p.t))},
 	}
 	if done {
-		rows = append(rows, []string{"Integer Sort: " + scene.Seconds(r.End()), "IS: " + scene.Seconds(r.End()), scene.Seconds(r.End())})
+		rows = append(rows, []string{"Integer Sort: " + scene.Seconds(r.res.Time), "IS: " + scene.Seconds(r.res.Time), scene.Seconds(r.res.Time)})
 	} else {
 		rows = append(rows, []string{"Integer Sort running", "sorting"})
 	}
+	sortRow := len(rows) - 1
+	rows = append(rows, p.memberRows()...)
 	for i, c := range rows {
-		bold := i == len(rows)-1 && done
+		bold := i == sortRow && done
 		p.text(in.X0, chart.Baseline(y, rowH, fsS), chart.Fit(in.W(), fsS, bold, c...), fsS, render.AlignLeft, bold, th.Ink)
 		y += rowH
 	}
@@ -434,7 +476,7 @@ func (p *painter) counters() {
 	if bars.H() < 8*s {
 		return
 	}
-	scale := max(r.res.ConnMax, 1)
+	scale := max(r.res.ConnMax, float64(h.maxOpen), 1)
 	chart.Rect(p.l, bars, render.Style{Stroke: th.Rule, Width: 1})
 	bw := bars.W() / float64(P)
 	gap := min(max(0.2*bw, 0.5), 2*s)

@@ -19,6 +19,9 @@ type link struct {
 	ready    float64 // +Inf until the handshake completes
 	close    float64
 	by       int // the process whose full cache evicted it (-1: never)
+	// member: opened by a join or to replace a leaver's connection;
+	// left: closed because an end left (membership).
+	member, left bool
 }
 
 // hop is one hop of one message, from the trace: From hands it to To.
@@ -54,6 +57,8 @@ type history struct {
 	steps [][]openStep
 	// steps of the playhead: every shortcut's open, ready and eviction.
 	keySteps []float64
+	// maxOpen is the most connections one process has open at once.
+	maxOpen int
 }
 
 func pairKey(a, b, procs int) int { return min(a, b)*procs + max(a, b) }
@@ -68,6 +73,7 @@ func newHistory(procs int, res overlay.Result, tr *trace.Trace) *history {
 	record := func(t float64, ps ...int) {
 		for _, p := range ps {
 			peak[p] = max(peak[p], open[p])
+			h.maxOpen = max(h.maxOpen, open[p])
 			s := h.steps[p]
 			if n := len(s); n > 0 && s[n-1].t == t {
 				s[n-1] = openStep{t: t, open: open[p], short: short[p], peak: peak[p]}

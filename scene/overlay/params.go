@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
 	"commlab/engine/overlay"
@@ -17,6 +18,9 @@ const (
 	KeyProcs      = "procs"
 	KeySwitches   = "switches"
 	KeyIterations = "iterations"
+	// The membership after the sort (scene-only keys).
+	KeyJoin  = "join"
+	KeyLeave = "leave"
 )
 
 // Scene limits, much narrower than the engine's: the picture gives every
@@ -72,7 +76,35 @@ func Fields() []scene.Field {
 		{Key: KeySwitches, Label: "switches", Help: "leaf switches under one core switch (at most one per node)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxSwitches, Default: itoa(DefaultSwitches),
 			DependsOn: []string{KeyNodes}, RangeFor: rangeSwitches},
 		{Key: KeyIterations, Label: "iterations", Help: "timed Integer Sort iterations (each one an all-to-all-v key exchange)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxIter, Default: itoa(DefaultIterations)},
+		{Key: KeyJoin, Label: "join on switch", Help: "after the sort a new node, cabled to this leaf switch (0: the leftmost), joins: it measures its RTT to one node per switch only, is placed from those, and opens the topology policy's connections (-1: no join; topology policy only)", Kind: scene.Int, Type: "int", Min: -1, Max: MaxSwitches - 1, Default: "-1",
+			DependsOn: []string{KeySwitches}, RangeFor: rangeJoin},
+		{Key: KeyLeave, Label: "node leaves", Help: "after the sort (and the join) this node leaves (0: the first; its processes are those the nodes field places on it): its connections close and whoever reached its switch through them connects to another process there (-1: none; topology policy only)", Kind: scene.Int, Type: "int", Min: -1, Max: MaxNodes - 1, Default: "-1",
+			DependsOn: []string{KeyNodes}, RangeFor: rangeLeave},
 	}
+}
+
+// checkMembership refuses a join or a leave under a policy other than
+// topology: overlay.Membership keeps the topology policy's connections.
+// A join names a leaf switch, a leave a node, of the cluster the other
+// fields make.
+func checkMembership(v scene.Values) error {
+	for _, c := range []struct {
+		key string
+		r   scene.Range
+	}{{KeyJoin, rangeJoin(v)}, {KeyLeave, rangeLeave(v)}} {
+		if x := v.Int(c.key); !c.r.Contains(float64(x)) {
+			return &scene.FieldError{Key: c.key, Value: v[c.key], Want: fmt.Sprintf("an integer in [%g, %g] (%s)", c.r.Lo, c.r.Hi, c.r.Why)}
+		}
+	}
+	if v[KeyPolicy] == string(overlay.Topology) {
+		return nil
+	}
+	for _, k := range []string{KeyJoin, KeyLeave} {
+		if v.Int(k) >= 0 {
+			return &scene.FieldError{Key: k, Value: v[k], Want: "-1 under the " + v[KeyPolicy] + " policy: joins and leaves keep the topology policy's connections"}
+		}
+	}
+	return nil
 }
 
 // randomDegree is the random policy's connections per process: half of

@@ -13,6 +13,12 @@ var numberSpecs = []scene.NumberSpec{
 	{Key: "relayed", Label: "messages relayed", Unit: scene.UnitCount},
 	{Key: "shortcuts", Label: "shortcuts opened", Unit: scene.UnitCount},
 	{Key: "evicted", Label: "shortcuts evicted (LRU)", Unit: scene.UnitCount},
+	{Key: "join_rtts", Label: "join: RTTs measured (one per switch)", Unit: scene.UnitCount},
+	{Key: "join_switch", Label: "join: switch placed on (-1: refused)", Unit: scene.UnitPlain},
+	{Key: "join_connections", Label: "join: connections opened", Unit: scene.UnitCount},
+	{Key: "leave_closed", Label: "leave: connections closed", Unit: scene.UnitCount},
+	{Key: "leave_opened", Label: "leave: replacement connections opened", Unit: scene.UnitCount},
+	{Key: "rerouted", Label: "leave: routes whose next hop changed", Unit: scene.UnitCount},
 }
 
 // Report is Numbers with labels and units (scene.Reporter).

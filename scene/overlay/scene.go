@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"commlab/engine/overlay"
+	"commlab/engine/topology"
 	"commlab/engine/trace"
 	"commlab/render"
 	"commlab/scene"
@@ -50,6 +51,9 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkMembership(v); err != nil {
+		return nil, err
+	}
 	tr := new(trace.Trace)
 	res, err := overlay.RunIS(p, scene.RNG(seed, 0), tr)
 	if err != nil {
@@ -58,19 +62,40 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 	if !(res.Time > 0) {
 		return nil, fmt.Errorf("overlay scene: the sort took %v s", res.Time)
 	}
-	cl, err := engineCluster(p)
+	tree, err := overlay.Cluster(p)
 	if err != nil {
 		return nil, err
 	}
-	r := &run{p: p, res: res, tr: tr, cl: cl}
-	r.h = newHistory(p.Procs, res, tr)
+	r := &run{p: p, res: res, tr: tr, mb: &membershipOff, end: res.Time}
+	procNode := make([]int, p.Procs)
+	for q := range procNode {
+		procNode[q] = overlay.ProcNode(q, p.Procs, p.Nodes)
+	}
+	if v.Int(KeyJoin) >= 0 || v.Int(KeyLeave) >= 0 {
+		// The membership's draws come from a stream of their own, so the
+		// sort is the same run with and without it.
+		r.mb, tree, procNode, err = newMembership(p, tree, v.Int(KeyJoin), v.Int(KeyLeave), res.Time, scene.RNG(seed, 1))
+		if err != nil {
+			return nil, err
+		}
+	}
+	r.cl = engineCluster(tree, procNode)
+	r.h = newHistory(len(procNode), res, tr)
+	fade := evictFade * res.Time
+	if r.mb.on() {
+		r.h.applyMembership(r.mb, fade)
+		r.end = r.mb.end
+		if r.mb.leaveNode >= 0 {
+			r.end = max(r.end, r.mb.leaveAt+fade)
+		}
+	}
 	r.steps = append(r.steps, 0)
 	for _, t := range r.h.keySteps {
-		if t > 0 && t <= res.Time {
+		if t > 0 && t < r.end {
 			r.steps = append(r.steps, t)
 		}
 	}
-	r.steps = append(r.steps, res.Time)
+	r.steps = append(r.steps, r.end)
 	return r, nil
 }
 
@@ -82,10 +107,14 @@ type run struct {
 	cl    *cluster
 	h     *history
 	steps []float64
+	mb    *membership // the join and leave after the sort (none: membershipOff)
+	end   float64     // the sort's end, or the membership's
 }
 
-// End is the Integer Sort's end: its last process finishes its ranking.
-func (r *run) End() float64 { return r.res.Time }
+// End is the Integer Sort's end (its last process finishes its ranking),
+// or with a join or a leave the membership's: its last connection ready
+// and the leaver's closed connections faded out.
+func (r *run) End() float64 { return r.end }
 
 // Steps are the start, every shortcut's open and ready and every eviction,
 // and the end: the step keys move from one connection event to the next.
@@ -95,9 +124,11 @@ func (r *run) Trace() *trace.Trace                       { return r.tr }
 
 // Numbers are the engine's results: the sort's time, the peak open
 // connections per process (mean and max), the relayed messages, and the
-// shortcuts opened and evicted.
+// shortcuts opened and evicted; with a join, the RTTs it measured, the
+// switch it was placed on (-1: refused) and the connections it opened;
+// with a leave, the connections closed and opened and the routes changed.
 func (r *run) Numbers() map[string]float64 {
-	return map[string]float64{
+	out := map[string]float64{
 		"time":      r.res.Time,
 		"conn_mean": r.res.ConnMean,
 		"conn_max":  r.res.ConnMax,
@@ -105,24 +136,34 @@ func (r *run) Numbers() map[string]float64 {
 		"shortcuts": float64(r.res.ShortcutsOpened),
 		"evicted":   float64(r.res.Evicted),
 	}
+	if mb := r.mb; mb.joinLeaf >= 0 {
+		out["join_rtts"] = float64(len(mb.rtt))
+		out["join_switch"] = float64(mb.placed)
+		n := 0
+		for _, c := range mb.conns {
+			if c.a == mb.joinProc || c.b == mb.joinProc {
+				n++
+			}
+		}
+		out["join_connections"] = float64(n)
+	}
+	if mb := r.mb; mb.leaveNode >= 0 {
+		out["leave_closed"] = float64(mb.closed)
+		out["leave_opened"] = float64(mb.opened)
+		out["rerouted"] = float64(mb.rerouted)
+	}
+	return out
 }
 
-// engineCluster is the cluster overlay.RunIS simulates for p
-// (overlay.Cluster, processes placed by overlay.ProcNode), in the form
-// the picture lays out, so the drawing cannot drift from the engine.
-func engineCluster(p overlay.Params) (*cluster, error) {
-	t, err := overlay.Cluster(p)
-	if err != nil {
-		return nil, err
-	}
+// engineCluster is the cluster overlay.RunIS simulates (overlay.Cluster,
+// processes placed by overlay.ProcNode), with a joining node where it is
+// cabled, in the form the picture lays out, so the drawing cannot drift
+// from the engine.
+func engineCluster(t *topology.Tree, procNode []int) *cluster {
 	parent := make([]int, len(t.Switches))
 	on := make([][]int, len(t.Switches))
 	for i, sw := range t.Switches {
 		parent[i], on[i] = sw.Parent, sw.Nodes
 	}
-	procNode := make([]int, p.Procs)
-	for q := range procNode {
-		procNode[q] = overlay.ProcNode(q, p.Procs, p.Nodes)
-	}
-	return newCluster(len(t.Nodes), parent, on, procNode), nil
+	return newCluster(len(t.Nodes), parent, on, procNode)
 }

@@ -21,7 +21,7 @@ func build(t testing.TB, set map[string]string) *run {
 
 func TestInfoAndFields(t *testing.T) {
 	sc := New()
-	fs := scenetest.CheckInfo(t, sc, "overlay", "", "cache", "policy", "nodes", "procs", "switches", "iterations")
+	fs := scenetest.CheckInfo(t, sc, "overlay", "", "cache", "policy", "nodes", "procs", "switches", "iterations", "join", "leave")
 	// Every constant the scene does not show is the engine's default.
 	p, err := Params(scene.Defaults(fs))
 	if err != nil {
