@@ -54,7 +54,14 @@ const maxLine = 1 << 20
 // first), "rank" before "num_ranks", text after the last rank (txt2bin
 // stops reading), and dependency cycles (LogGOPSim would never run them).
 func Read(r io.Reader, name string, opt ReadOptions) (*Schedule, error) {
-	p := &parser{name: name, in: bufio.NewReaderSize(r, 1<<20), opt: opt}
+	// The buffer holds the longest line allowed, or the whole text when it
+	// is in memory and shorter: a megabyte allocated per small schedule
+	// was most of the time of reading one (and of each fuzzing run).
+	size := maxLine
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = min(size, max(16, l.Len()+1))
+	}
+	p := &parser{name: name, in: bufio.NewReaderSize(r, size), opt: opt}
 	return p.run()
 }
 
