@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"commlab/engine/noise"
+	"commlab/engine/progress"
 	"commlab/engine/trace"
 )
 
@@ -69,6 +70,14 @@ func (r Result) Conventional() float64 { return r.ByT[0] }
 // worker allocates its process state once. The zero value is ready to use;
 // a Simulator must not be used by two goroutines at once.
 type Simulator struct {
+	// Progress, if set, hears the fraction of a trial done after each
+	// stage of each cache block (2^blockBits processes at most, a
+	// millisecond or so without noise), and stops the trial when it
+	// returns an error, which Run returns. The numbers do not depend on
+	// it.
+	Progress progress.Func
+
+	err   error // what Progress returned, for Run
 	procs []proc
 	noise []noiseState
 	slow  []int32   // the kernel's list of deferred pairs, one block's worth
@@ -100,7 +109,12 @@ func (s *Simulator) Run(p Params, rng *rand.Rand, rec *trace.Trace) (Result, err
 			return Result{}, err
 		}
 	}
-	return s.run(p, osn, net, rec), nil
+	res := s.run(p, osn, net, rec)
+	if err := s.err; err != nil {
+		s.err = nil
+		return Result{}, err
+	}
+	return res, nil
 }
 
 // onsets maps the model's OSPhase to the noise package's Onset.
@@ -117,7 +131,8 @@ func (s *Simulator) run(p Params, osn *noise.Periodic, net *noise.Poisson, rec *
 		s.slow = make([]int32, 1<<(blockBits-1)) // pairs in one stage of one block
 	}
 	kn := kernel{ps: s.procs[:p.P], ns: s.noise[:p.P], osn: osn, net: net, rec: rec, slow: s.slow,
-		tcomm: p.Tcomm(), work: p.Work(), overhead: p.SendOverhead, k: k}
+		tcomm: p.Tcomm(), work: p.Work(), overhead: p.SendOverhead, k: k,
+		progress: s.Progress, updates: float64(p.P) * float64(k+p.T)}
 	// The jitter-free time bounds every finish from below; a few times it
 	// is where the noise cursors stop looking ahead at the start.
 	noJitter := p.NoJitterTime()
@@ -138,9 +153,13 @@ func (s *Simulator) run(p Params, osn *noise.Periodic, net *noise.Poisson, rec *
 	// Each phase's setup runs block by block inside its first pass, while
 	// the block is in cache, instead of as a pass of its own through memory.
 	kn.passes(1, k, 0, s.stage[:k], kn.start)
-	if p.T > 0 {
+	if p.T > 0 && kn.err == nil {
 		kn.l0 = float64(noJitter * (1 - 1e-9))
 		kn.passes(1, p.T, k, s.stage[k:], kn.toRedundant)
+	}
+	if kn.err != nil {
+		s.err = kn.err
+		return Result{}
 	}
 
 	res := Result{ByT: make([]float64, p.T+1), StageEnd: append([]float64(nil), s.stage[:k]...)}
@@ -176,6 +195,25 @@ type kernel struct {
 	k        int
 	horizon  float64 // how far the start-up cursors look ahead
 	l0       float64 // lower bound of every finish (see toRedundant)
+
+	progress progress.Func // Simulator.Progress
+	updates  float64       // P·(K+T), the process-stages of a trial
+	done     float64       // process-stages done so far
+	err      error         // what progress returned; the passes stop
+}
+
+// advance counts n process-stages done and tells progress; false means
+// the trial is to stop (kn.err says why).
+func (kn *kernel) advance(n int) bool {
+	if kn.progress == nil {
+		return true
+	}
+	kn.done += float64(n)
+	if err := kn.progress(kn.done / kn.updates); err != nil {
+		kn.err = err
+		return false
+	}
+	return true
 }
 
 // start sets up processes lo..hi-1 for the butterfly: no result yet, the
@@ -287,6 +325,9 @@ func (kn *kernel) passes(lo, hi, offset int, maxima []float64, prepare func(a, b
 				} else { // contiguous runs of m processes every 2m
 					kn.stage(st, offset, maxima, runs{base: base, nruns: size / (2 * m), len: m, zb: 0, sh: st - 1, lowMask: -1})
 				}
+				if !kn.advance(size) {
+					return
+				}
 			}
 		}
 	}
@@ -304,6 +345,9 @@ func (kn *kernel) passes(lo, hi, offset int, maxima []float64, prepare func(a, b
 				// runs of 2^c processes, one per value of the flipped
 				// bits whose stage bit is clear
 				kn.stage(st, offset, maxima, runs{base: top | mid<<c, nruns: 1 << (flip - 1), len: 1 << c, zb: st - 1 - low, sh: low, lowMask: -1})
+			}
+			if !kn.advance(flip << (c + flip)) {
+				return
 			}
 		}
 	}

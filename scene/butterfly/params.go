@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"commlab/engine/allreduce"
+	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/scene"
 )
@@ -74,7 +75,13 @@ func Params(v scene.Values) (allreduce.Params, error) {
 // draw. Its numbers equal a native allreduce.Simulator run with
 // scene.RNG(seed, 0), trace or not.
 func Record(p allreduce.Params, seed uint64) (allreduce.Result, *trace.Trace, error) {
-	var sim allreduce.Simulator
+	return RecordProgress(p, seed, nil)
+}
+
+// RecordProgress is Record telling pr how far the trial got (see
+// allreduce.Simulator.Progress); an error pr returns stops it.
+func RecordProgress(p allreduce.Params, seed uint64, pr progress.Func) (allreduce.Result, *trace.Trace, error) {
+	sim := allreduce.Simulator{Progress: pr}
 	tr := new(trace.Trace)
 	res, err := sim.Run(p, scene.RNG(seed, 0), tr)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"commlab/engine/allreduce"
+	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/scene"
 )
@@ -45,7 +46,13 @@ func (Scene) Info() scene.Info {
 func (Scene) Fields() []scene.Field { return Fields() }
 
 // Build checks v, records trial 0 of seed and prepares it for drawing.
-func (Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
+func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
+	return sc.BuildProgress(v, seed, nil)
+}
+
+// BuildProgress is Build telling pr the fraction of the traced trial done
+// (scene.Progressive); the layout after it is quick.
+func (Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
 	// Build is meant to see parsed values only; checking again costs
 	// nothing and turns a caller's mistake into a message, not a panic.
 	for _, f := range Fields() {
@@ -57,7 +64,7 @@ func (Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, tr, err := Record(p, seed)
+	res, tr, err := RecordProgress(p, seed, pr.Part(0, 0.9))
 	if err != nil {
 		var re *allreduce.RangeError
 		if errors.As(err, &re) {

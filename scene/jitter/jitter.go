@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"commlab/engine/allreduce"
+	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/render"
 	"commlab/scene"
@@ -72,6 +73,16 @@ func (Scene) Fields() []scene.Field {
 // field, even when a caller skipped parsing), records trial 0 with a trace
 // and runs the histogram's trials without one.
 func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
+	return sc.BuildProgress(v, seed, nil)
+}
+
+// tracedTrials is what the traced trial costs in untraced trials, about
+// (recording and sorting its trace, then the lanes), for the fraction done.
+const tracedTrials = 20
+
+// BuildProgress is Build telling pr the fraction done, trial by trial and
+// stage by stage inside a trial (scene.Progressive).
+func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
 	if err := scene.CheckValues(sc.Fields(), v); err != nil {
 		return nil, err
 	}
@@ -79,12 +90,14 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, tr, err := butterfly.Record(p, seed)
+	n := v.Int(KeyTrials)
+	split := float64(tracedTrials) / float64(tracedTrials+n)
+	res, tr, err := butterfly.RecordProgress(p, seed, pr.Part(0, split))
 	if err != nil {
 		return nil, err
 	}
 	r := newRun(p, res, tr, v[KeyView])
-	if err := r.runTrials(seed, v.Int(KeyTrials)); err != nil {
+	if err := r.runTrials(seed, n, pr.Part(split, 1)); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -261,11 +274,12 @@ func pickLanes(P, k, critConv, critRed int) []int {
 
 // runTrials runs trials 0..n-1 of seed without a trace on one Simulator,
 // so the histogram is a pure function of the parameters and the seed.
-func (r *run) runTrials(seed uint64, n int) error {
+func (r *run) runTrials(seed uint64, n int, pr progress.Func) error {
 	var sim allreduce.Simulator
 	conv := make([]float64, n)
 	red := make([]float64, n)
 	for i := range n {
+		sim.Progress = pr.Part(float64(i)/float64(n), float64(i+1)/float64(n))
 		res, err := sim.Run(r.p, scene.RNG(seed, i), nil)
 		if err != nil {
 			return fmt.Errorf("jitter: trial %d: %w", i, err)
