@@ -285,31 +285,57 @@ func measureFiles(tree *topology.Tree, net topology.Net, seed uint64) (rttCSV, i
 	return rb.Bytes(), ib.Bytes(), len(plan.Used), nil
 }
 
-// readTreeJSON reads a Tree JSON file strictly (unknown fields are errors)
-// and validates it; errors name the file and, for malformed JSON, the line.
+// treeFile is what --tree reads: Tree JSON, or what `topology infer`
+// prints (Tree JSON with the inference's account beside it). Edges stays
+// raw so that a file without "edges" stays without (Tree checks them only
+// when given).
+type treeFile struct {
+	inferredTree
+	Edges json.RawMessage `json:"edges"`
+}
+
+// readTreeJSON reads a Tree JSON file strictly (unknown fields are errors,
+// at any level: the keys of Tree JSON and those `topology infer` prints
+// beside them) and validates it; errors name the file and, for malformed
+// JSON, the line.
 func readTreeJSON(path string) (*topology.Tree, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var t topology.Tree
+	// Decoding into topology.Tree directly would not be strict: a
+	// decoder's DisallowUnknownFields does not reach into Tree's
+	// UnmarshalJSON. treeFile has none, so every key is checked here.
+	var f treeFile
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&t); err != nil {
+	if err := dec.Decode(&f); err != nil {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
 			return nil, fmt.Errorf("%s: %s: %v", path, lineCol(b, se.Offset-1), err)
 		case errors.As(err, &te):
-			return nil, fmt.Errorf("%s: %s: %s", path, lineCol(b, te.Offset), untagged(err))
+			return nil, fmt.Errorf("%s: %s: tree JSON: %s", path, lineCol(b, te.Offset), untagged(err))
 		case errors.Is(err, io.EOF):
 			return nil, fmt.Errorf("%s: empty file, want Tree JSON", path)
 		}
-		return nil, fmt.Errorf("%s: %s", path, untagged(err))
+		return nil, fmt.Errorf("%s: tree JSON: %s", path, cutQuoted(untagged(err)))
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("%s: %s: more after the tree's JSON object", path, lineCol(b, dec.InputOffset()))
+	}
+	tb, err := json.Marshal(struct {
+		Nodes    []string         `json:"nodes"`
+		Switches []inferredSwitch `json:"switches"`
+		Edges    json.RawMessage  `json:"edges,omitempty"`
+	}{f.Nodes, f.Switches, f.Edges})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var t topology.Tree
+	if err := json.Unmarshal(tb, &t); err != nil {
+		return nil, fmt.Errorf("%s: %s", path, untagged(err))
 	}
 	if err := t.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %s", path, untagged(err))

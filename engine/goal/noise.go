@@ -83,6 +83,19 @@ type NoiseTrace struct {
 	sumAfterFirst   uint64 // durations of events 1..n-1: one wrap of the trace
 }
 
+// maxShown is how many characters of a value from the input a message
+// repeats: a line may be a megabyte long.
+const maxShown = 40
+
+// cut shortens s to maxShown characters, marking the cut and the length.
+func cut(s string) string {
+	r := []rune(s)
+	if len(r) <= maxShown {
+		return s
+	}
+	return string(r[:maxShown]) + fmt.Sprintf("… (%d characters)", len(r))
+}
+
 // ReadNoiseTrace reads a noise trace; errors name the file and line.
 // Starts must increase and the trace needs at least two events (the last
 // event's start is the trace's length, as in LogGOPSim).
@@ -93,18 +106,21 @@ func ReadNoiseTrace(r io.Reader, name string) (*NoiseTrace, error) {
 	for sc.Scan() {
 		line++
 		s := strings.TrimRight(sc.Text(), "\r")
+		if line == 1 {
+			s = strings.TrimPrefix(s, "\uFEFF") // a UTF-8 byte-order mark
+		}
 		if strings.TrimSpace(s) == "" || s[0] == '#' {
 			continue
 		}
 		f := strings.FieldsFunc(s, func(c rune) bool { return c == '\t' || c == ' ' })
 		if len(f) != 2 {
-			return nil, fmt.Errorf("%s:%d: want \"start<TAB>duration\" (ns), found %q", name, line, s)
+			return nil, fmt.Errorf("%s:%d: want \"start<TAB>duration\" (ns), found %q", name, line, cut(s))
 		}
 		var v [2]uint64
 		for i, x := range f {
 			fv, err := strconv.ParseFloat(x, 64)
 			if err != nil || !(fv >= 0) || fv > maxNoiseTime {
-				return nil, fmt.Errorf("%s:%d: %s %q out of range: want a number of ns in [0, %g]", name, line, [2]string{"start", "duration"}[i], x, float64(maxNoiseTime))
+				return nil, fmt.Errorf("%s:%d: %s %q out of range: want a number of ns in [0, %g]", name, line, [2]string{"start", "duration"}[i], cut(x), float64(maxNoiseTime))
 			}
 			v[i] = uint64(math.Round(fv))
 		}
@@ -114,7 +130,9 @@ func ReadNoiseTrace(r io.Reader, name string) (*NoiseTrace, error) {
 		t.Start = append(t.Start, v[0])
 		t.Duration = append(t.Duration, v[1])
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: line longer than %d bytes", name, line+1, bufio.MaxScanTokenSize)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(t.Start) < 2 {

@@ -62,6 +62,9 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Schedule, error) {
 		size = min(size, max(16, l.Len()+1))
 	}
 	p := &parser{name: name, in: bufio.NewReaderSize(r, size), opt: opt}
+	if b, _ := p.in.Peek(3); string(b) == "\uFEFF" { // a UTF-8 byte-order mark
+		p.in.Discard(3)
+	}
 	return p.run()
 }
 
@@ -195,13 +198,13 @@ func (p *parser) number(what string, limit uint64) (uint64, bool) {
 	if n > 19 { // may have wrapped: check exactly
 		u, err := strconv.ParseUint(string(p.buf[s:p.pos]), 10, 64)
 		if err != nil {
-			p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, p.buf[s:p.pos], limit)
+			p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, cut(string(p.buf[s:p.pos])), limit)
 			return 0, false
 		}
 		v = u
 	}
 	if v > limit {
-		p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, p.buf[s:p.pos], limit)
+		p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, cut(string(p.buf[s:p.pos])), limit)
 		return 0, false
 	}
 	return v, true
@@ -291,7 +294,7 @@ func (p *parser) statementLine() {
 		case p.prefix("irequires"):
 			p.dependency(start, id, true)
 		default:
-			p.fail(p.pos, `expected ":", "requires" or "irequires" after label %q, found %s`, id, p.found(p.pos))
+			p.fail(p.pos, `expected ":", "requires" or "irequires" after label %q, found %s`, cut(string(id)), p.found(p.pos))
 		}
 		return
 	}
@@ -433,7 +436,7 @@ func (p *parser) lookup(id []byte) (uint32, bool) {
 
 func (p *parser) define(col int, id []byte, local uint32) {
 	if _, dup := p.lookup(id); dup {
-		p.fail(col, "label %s defined twice in rank %d", id, p.rank)
+		p.fail(col, "label %s defined twice in rank %d", cut(string(id)), p.rank)
 		return
 	}
 	if n, ok := numericLabel(id); ok {
@@ -570,12 +573,12 @@ func (p *parser) dependency(start int, a []byte, start2 bool) {
 	}
 	ai, ok := p.lookup(a)
 	if !ok {
-		p.fail(start, "label %s is not defined (yet) in rank %d", a, p.rank)
+		p.fail(start, "label %s is not defined (yet) in rank %d", cut(string(a)), p.rank)
 		return
 	}
 	ci, ok := p.lookup(c)
 	if !ok {
-		p.fail(s, "label %s is not defined (yet) in rank %d", c, p.rank)
+		p.fail(s, "label %s is not defined (yet) in rank %d", cut(string(c)), p.rank)
 		return
 	}
 	if start2 {

@@ -1,6 +1,7 @@
 package topology
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -76,7 +77,7 @@ func (t *Tree) build() (*index, error) {
 			return nil, fmt.Errorf("topology: node %d has an empty name", i)
 		}
 		if j, dup := names[name]; dup {
-			return nil, fmt.Errorf("topology: nodes %d and %d are both named %q", j, i, name)
+			return nil, fmt.Errorf("topology: nodes %d and %d are both named %q", j, i, cut(name))
 		}
 		names[name] = i
 	}
@@ -257,14 +258,22 @@ func (t *Tree) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads the form MarshalJSON writes ("edges" is optional and,
 // when present, must match the parents) and validates the tree.
 func (t *Tree) UnmarshalJSON(b []byte) error {
+	// Strict: a misspelt key ("switchs", "parnet") is an error, not a
+	// field silently left empty. (A decoder's DisallowUnknownFields does
+	// not reach into an UnmarshalJSON method, so it is set here.)
 	var in treeJSON
-	if err := json.Unmarshal(b, &in); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		if msg := err.Error(); len(msg) > 200 { // a long unknown key, quoted whole
+			return fmt.Errorf("topology: tree JSON: %s", cutQuoted(msg))
+		}
 		return fmt.Errorf("topology: tree JSON: %w", err)
 	}
 	ids := make(map[string]int, len(in.Nodes))
 	for i, name := range in.Nodes {
 		if _, dup := ids[name]; dup {
-			return fmt.Errorf("topology: tree JSON: \"nodes\"[%d]: name %q appears twice", i, name)
+			return fmt.Errorf("topology: tree JSON: \"nodes\"[%d]: name %q appears twice", i, cut(name))
 		}
 		ids[name] = i
 	}
@@ -274,7 +283,7 @@ func (t *Tree) UnmarshalJSON(b []byte) error {
 		for _, name := range js.Nodes {
 			v, ok := ids[name]
 			if !ok {
-				return fmt.Errorf("topology: tree JSON: \"switches\"[%d]: node %q is not in \"nodes\"", i, name)
+				return fmt.Errorf("topology: tree JSON: \"switches\"[%d]: node %q is not in \"nodes\"", i, cut(name))
 			}
 			sw.Nodes = append(sw.Nodes, v)
 		}
