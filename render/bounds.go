@@ -79,21 +79,28 @@ const miterLimit = 10
 // pixels.
 func polylinePad(pl Polyline) float64 {
 	w := pl.StrokeWidth()
-	pad, h := w, w/2
+	pad := w
 	for i := 1; i+1 < len(pl.Points); i++ {
-		a, v, b := pl.Points[i-1], pl.Points[i], pl.Points[i+1]
-		ux, uy := v.X-a.X, v.Y-a.Y
-		wx, wy := b.X-v.X, b.Y-v.Y
-		n1, n2 := math.Hypot(ux, uy), math.Hypot(wx, wy)
-		if !(n1 > 0 && n2 > 0) {
-			continue
-		}
-		cosHalf := math.Sqrt(max(0, (1+(ux*wx+uy*wy)/(n1*n2))/2))
-		if cosHalf > 1/float64(miterLimit) {
-			pad = max(pad, h/cosHalf)
-		}
+		pad = max(pad, joinPad(pl.Points[i-1], pl.Points[i], pl.Points[i+1], w))
 	}
 	return pad
+}
+
+// joinPad is how far the join at v of the segments a–v and v–b, stroked w
+// wide, reaches beyond v: h/cos(θ/2) for a mitre within the limit, else
+// (bevelled) no further than the stroke's half width.
+func joinPad(a, v, b Point, w float64) float64 {
+	ux, uy := v.X-a.X, v.Y-a.Y
+	wx, wy := b.X-v.X, b.Y-v.Y
+	n1, n2 := math.Hypot(ux, uy), math.Hypot(wx, wy)
+	if !(n1 > 0 && n2 > 0) {
+		return 0
+	}
+	cosHalf := math.Sqrt(max(0, (1+(ux*wx+uy*wy)/(n1*n2))/2))
+	if cosHalf > 1/float64(miterLimit) {
+		return w / 2 / cosHalf
+	}
+	return 0
 }
 
 // antialias is the margin, in device pixels, for edges that backends

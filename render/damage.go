@@ -28,6 +28,16 @@ import (
 // overhang and two pixels of antialiasing included), so a repainted region
 // has the same pixels a full repaint gives it.
 type Damage struct {
+	// WholePolylines repaints a changed polyline whole. A backend sets it
+	// when the pixels of a polyline's first segments depend on the points
+	// after them: the software rasteriser's coverage sums start at the
+	// shape's bounding box, so a longer polyline shifts every pixel's sum
+	// in its last bits. The browser's painter draws each segment and join
+	// as triangles of its own, so by default a polyline that kept its
+	// points but the last (and moved that one or added more: a message's
+	// trace following the playhead) damages only its old and new heads.
+	WholePolylines bool
+
 	seed maphash.Seed
 	ok   bool    // prev describes the surface's pixels
 	surf surface // the surface prev was painted on
@@ -40,6 +50,7 @@ type Damage struct {
 	anchors, kept    []anchor
 	tails, back      []int
 	regions          []image.Rectangle
+	usedOld, usedNew []bool
 }
 
 // sig is what Damage keeps of a painted item: its hash and its bounds.
@@ -52,6 +63,17 @@ type sig struct {
 	box  [4]float64 // Min.X, Min.Y, Max.X, Max.Y
 	look uint64     // 0 for anything else
 	half float64    // half its stroke width, 0 without one
+	// For a stroked polyline without fill or dashes (a fill's polygon
+	// and a dash pattern's phase follow every point): a hash of its style and of its
+	// points but the last, how many points it has, its last segment's box
+	// (in box) and the reach of its last join, so that one that only grew
+	// or moved its head (a message's trace following the playhead, its
+	// earlier points where they were) damages its old and new heads, not
+	// its whole length.
+	line  uint64 // 0 for anything else
+	n     int
+	first Point
+	joinR float64
 }
 
 // surface is what, besides the items, decides every pixel.
@@ -97,6 +119,15 @@ func (d *Damage) Next(l List, scale float64, size image.Point) (regions []image.
 				sg.half = r.StrokeWidth() / 2
 			}
 		}
+		if pl, ok := it.(Polyline); ok && len(pl.Dash) == 0 && pl.Fill.A == 0 && len(pl.Points) >= 2 {
+			n := len(pl.Points)
+			sg.line, sg.n, sg.first = prefixHash(pl, n-1), n, pl.Points[0]
+			a, b := pl.Points[n-2], pl.Points[n-1]
+			sg.box = [4]float64{min(a.X, b.X), min(a.Y, b.Y), max(a.X, b.X), max(a.Y, b.Y)}
+			if n >= 3 {
+				sg.joinR = joinPad(pl.Points[n-3], a, b, pl.StrokeWidth())
+			}
+		}
 		d.cur = append(d.cur, sg)
 	}
 	defer func() { d.prev, d.cur, d.ok, d.surf = d.cur, d.prev, true, surf }()
@@ -107,37 +138,24 @@ func (d *Damage) Next(l List, scale float64, size image.Point) (regions []image.
 	d.diff()
 	d.regions = d.regions[:0]
 	// Walk the hunks between matched items: the old items a hunk removes
-	// and the new ones it inserts. Paired in order, a removed and an
-	// inserted rectangle that differ in one edge alone damage only the
-	// strip that edge swept; whatever else the hunk holds damages its
-	// bounds, old and new. (Inside a hunk, the pair keeps its place among
-	// the matched items; its order among the hunk's others can change, but
-	// those are repainted whole.)
+	// and the new ones it inserts (hunk). A pair of a removed and an
+	// inserted item keeps its place among the matched items; its order
+	// among the hunk's other items can change, but those are repainted
+	// whole, and pairs keep their order among themselves.
 	for i, j := 0, 0; i < len(d.prev) || j < len(d.cur); {
 		if i < len(d.prev) && j < len(d.cur) && d.keepOld[i] && d.keepNew[j] {
 			i, j = i+1, j+1
 			continue
 		}
-		for i < len(d.prev) && !d.keepOld[i] {
-			if j < len(d.cur) && !d.keepNew[j] {
-				d.cur[j].b = clip(ItemBounds(l.Items[j], scale), size)
-				if strip, ok := grown(d.prev[i], d.cur[j], scale); ok {
-					d.add(clip(strip, size))
-				} else {
-					d.add(d.prev[i].b)
-					d.add(d.cur[j].b)
-				}
-				i, j = i+1, j+1
-				continue
-			}
-			d.add(d.prev[i].b)
-			i++
+		hi, hj := i, j
+		for hi < len(d.prev) && !d.keepOld[hi] {
+			hi++
 		}
-		for j < len(d.cur) && !d.keepNew[j] {
-			d.cur[j].b = clip(ItemBounds(l.Items[j], scale), size)
-			d.add(d.cur[j].b)
-			j++
+		for hj < len(d.cur) && !d.keepNew[hj] {
+			hj++
 		}
+		d.hunk(l, i, hi, j, hj, scale, size)
+		i, j = hi, hj
 	}
 	area := 0
 	for _, r := range d.regions {
@@ -147,6 +165,75 @@ func (d *Damage) Next(l List, scale float64, size image.Point) (regions []image.
 		return nil, true
 	}
 	return d.regions, false
+}
+
+// hunk damages what the hunk d.prev[i0:i1] → l.Items[j0:j1] changes.
+// First every inserted polyline that starts with the points but the last
+// of a removed one (a trace that grew) is paired with it, the first such
+// after the last pair, so that pairs keep their order: each damages its
+// old and new heads only (extended). Wherever a pair's pixels and another
+// item's overlap, that item is repainted whole. Then, when no polyline
+// was paired, the rest pair in order and a removed and an inserted
+// rectangle that differ in one edge alone damage only the strip that edge
+// swept (grown). Whatever else the hunk holds damages its bounds, old and
+// new.
+func (d *Damage) hunk(l List, i0, i1, j0, j1 int, scale float64, size image.Point) {
+	d.usedOld = resize(d.usedOld, i1-i0)
+	d.usedNew = resize(d.usedNew, j1-j0)
+	paired := false
+	if !d.WholePolylines {
+		from := i0
+		for y := j0; y < j1; y++ {
+			if d.cur[y].line == 0 {
+				continue
+			}
+			pl := l.Items[y].(Polyline)
+			for x := from; x < i1; x++ {
+				a := d.prev[x]
+				if a.line == 0 || a.first != pl.Points[0] || len(pl.Points) < a.n-1 {
+					continue
+				}
+				if head, ok := extended(a, pl, scale); ok {
+					d.cur[y].b = clip(ItemBounds(pl, scale), size)
+					d.add(clip(head, size))
+					d.usedOld[x-i0], d.usedNew[y-j0] = true, true
+					from, paired = x+1, true
+					break
+				}
+			}
+		}
+	}
+	x, y := i0, j0
+	for {
+		for x < i1 && d.usedOld[x-i0] {
+			x++
+		}
+		for y < j1 && d.usedNew[y-j0] {
+			y++
+		}
+		if x == i1 && y == j1 {
+			return
+		}
+		if y < j1 {
+			d.cur[y].b = clip(ItemBounds(l.Items[y], scale), size)
+		}
+		switch {
+		case x < i1 && y < j1:
+			if strip, ok := grown(d.prev[x], d.cur[y], scale); ok && !paired {
+				d.add(clip(strip, size))
+			} else {
+				d.add(d.prev[x].b)
+				d.add(d.cur[y].b)
+			}
+			x, y = x+1, y+1
+		case x < i1:
+			d.add(d.prev[x].b)
+			x++
+		default:
+			d.add(d.cur[y].b)
+			y++
+		}
+	}
 }
 
 // Bounds is the device-pixel bounds, within the surface, of item i of the
@@ -183,6 +270,41 @@ func grown(a, b sig, scale float64) (image.Rectangle, bool) {
 		bb.point(Point{a.box[2], hi})
 	}
 	bb.grow(a.half)
+	return bb.device(scale), true
+}
+
+// prefixHash hashes pl's style and its first m points.
+func prefixHash(pl Polyline, m int) uint64 {
+	var h hasher
+	h.style(pl.Style)
+	h.points(pl.Points[:m]...)
+	return h.sum | 1
+}
+
+// extended returns the device-pixel region where polyline a (as Next
+// recorded it) and item b differ, when b is a polyline of a's style that
+// starts with every point of a but its last (then it may have moved that
+// last point and added more): the box of a's last segment and of b's
+// points from the last one they share on, widened by the stroke, the
+// joins there and the antialiasing margin. Every join before the shared
+// point's is between the same two segments in both, so the pixels outside
+// that box are the same.
+func extended(a sig, b Item, scale float64) (image.Rectangle, bool) {
+	pl, ok := b.(Polyline)
+	m := a.n - 1
+	if !ok || a.line == 0 || len(pl.Dash) != 0 || pl.Fill.A != 0 || len(pl.Points) < max(m, 2) || prefixHash(pl, m) != a.line {
+		return image.Rectangle{}, false
+	}
+	var bb bbox
+	bb.point(Point{a.box[0], a.box[1]})
+	bb.point(Point{a.box[2], a.box[3]})
+	for _, p := range pl.Points[m-1:] {
+		bb.point(p)
+	}
+	// The stroke and b's joins (its shared ones included: the join at the
+	// shared point changes, the others are no wider than polylinePad), and
+	// a's join at the shared point.
+	bb.grow(max(polylinePad(pl), a.joinR))
 	return bb.device(scale), true
 }
 

@@ -223,3 +223,65 @@ func TestItemBounds(t *testing.T) {
 		}
 	}
 }
+
+// A polyline that keeps its points but the last and moves that one or
+// adds more (a message's trace following the playhead) damages its old
+// last segment and its new points from the last shared one on, widened by
+// stroke and joins, and not its start; with dashes, a fill, other earlier
+// points or WholePolylines it damages its whole bounds, old and new.
+func TestDamagePolylineGrowth(t *testing.T) {
+	arc := func(n int, head Point) Polyline {
+		pl := Polyline{Style: Style{Stroke: ink, Width: 2}}
+		for i := range n {
+			th := math.Pi * float64(i) / 40
+			pl.Points = append(pl.Points, Point{200 - 150*math.Cos(th), 40 + 200*math.Sin(th)})
+		}
+		pl.Points = append(pl.Points, head)
+		return pl
+	}
+	old := arc(10, Point{150, 150})
+	grown := arc(13, Point{160, 170}) // the old points but the head, 3 more, a new head
+	other := box(350, 10)
+	region := func(pl Polyline, d *Damage) ([]image.Rectangle, bool) {
+		d.Next(list(other, pl), 1, size)
+		return d.Next(list(other, grown), 1, size)
+	}
+	var d Damage
+	regions, full := region(old, &d)
+	if full || len(regions) == 0 {
+		t.Fatalf("growth: %v, full %v; want a partial repaint", regions, full)
+	}
+	// The new points from the last shared one (index 9) on, and the old
+	// head's segment, are covered, stroke and antialiasing included.
+	tail := ItemBounds(Polyline{Points: grown.Points[9:], Style: grown.Style}, 1)
+	oldSeg := ItemBounds(Polyline{Points: old.Points[9:], Style: old.Style}, 1)
+	if !covers(regions, tail) || !covers(regions, oldSeg) {
+		t.Errorf("growth: regions %v miss the new tail %v or the old head %v", regions, tail, oldSeg)
+	}
+	start := ItemBounds(Polyline{Points: grown.Points[:3], Style: grown.Style}, 1)
+	for _, r := range regions {
+		if r.Overlaps(start) {
+			t.Errorf("growth: region %v repaints the trace's unchanged start %v", r, start)
+		}
+	}
+	whole := ItemBounds(grown, 1)
+	for name, pl := range map[string]Polyline{
+		"dashed": func() Polyline { p := old; p.Dash = []float64{4, 2}; return p }(),
+		"filled": func() Polyline { p := old; p.Fill = ink; return p }(),
+		"moved start": func() Polyline {
+			p := old
+			p.Points = append([]Point{{51, 40}}, old.Points[1:]...)
+			return p
+		}(),
+	} {
+		var d Damage
+		regions, full := region(pl, &d)
+		if !full && !covers(regions, whole) {
+			t.Errorf("%s: regions %v do not cover the whole new polyline %v", name, regions, whole)
+		}
+	}
+	w := Damage{WholePolylines: true}
+	if regions, full := region(old, &w); !full && !covers(regions, whole) {
+		t.Errorf("WholePolylines: regions %v do not cover the whole new polyline %v", regions, whole)
+	}
+}

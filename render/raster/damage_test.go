@@ -118,7 +118,20 @@ func edit(rng *rand.Rand, l render.List) render.List {
 	items := append([]render.Item(nil), l.Items...)
 	for range 1 + rng.IntN(4) {
 		i := rng.IntN(len(items))
-		switch rng.IntN(4) {
+		switch rng.IntN(5) {
+		case 4: // a polyline's head moved and points added (a growing trace)
+			if pl, ok := items[i].(render.Polyline); ok {
+				n := len(pl.Points)
+				pts := append([]render.Point(nil), pl.Points[:n-1]...)
+				for range 1 + rng.IntN(3) {
+					last := pts[len(pts)-1]
+					pts = append(pts, render.Point{X: last.X + 30*rng.Float64() - 15, Y: last.Y + 30*rng.Float64() - 15})
+				}
+				pl.Points = pts
+				items[i] = pl
+			} else {
+				items[i] = randomItem(rng, l.W, l.H)
+			}
 		case 0: // changed
 			items[i] = randomItem(rng, l.W, l.H)
 		case 1: // inserted

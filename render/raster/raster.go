@@ -116,6 +116,9 @@ func (p *Painter) Repaint(dst *image.RGBA, l render.List, scale float64, d *rend
 	if dst == nil || !(scale > 0) || math.IsInf(scale, 0) {
 		return nil, false
 	}
+	// Its coverage sums start at each shape's box (paint), so a polyline
+	// that grew changes its earlier pixels in their last bits.
+	d.WholePolylines = true
 	regions, full = d.Next(l, scale, dst.Bounds().Size())
 	if full || dst.Bounds().Min != (image.Point{}) {
 		draw.Draw(dst, dst.Bounds(), image.Transparent, image.Point{}, draw.Src)
