@@ -7,7 +7,7 @@
 //
 // It sends the same headers as the hosting (netlify.toml): the
 // Content-Security-Policy, application/wasm for WebAssembly, and
-// revalidation on every request, and gzip on the wire for the types Netlify
+// revalidation on every request, and brotli (or gzip) on the wire for the types Netlify
 // compresses, so what works here works, and loads, as when deployed. Files
 // are opened through an os.Root: nothing outside -dir, not even through a
 // symlink.
