@@ -152,9 +152,19 @@ func TestNoiseTrace(t *testing.T) {
 			t.Errorf("stall(off %d, %d..%d) = %d, want %d", c.off, c.start, c.end, got, c.want)
 		}
 	}
-	for _, bad := range []string{"0\t1\n", "5\t1\n3\t1\n", "0\t1\nx\t2\n", "0\t-1\n5\t1\n"} {
-		if _, err := ReadNoiseTrace(strings.NewReader(bad), "n.txt"); err == nil {
-			t.Errorf("%q accepted", bad)
+	for _, c := range []struct{ text, want string }{
+		{"0\t1\n", "n.txt: a noise trace needs at least two events, found 1"},
+		{"5\t1\n3\t1\n", "n.txt:2:1: start 3 is not after"},
+		{"0\t1\nx\t2\n", `n.txt:2:1: start "x" out of range`},
+		{"0\t-1\n5\t1\n", `n.txt:1:3: duration "-1" out of range`},
+		{"# c\n0\t1\n10  \t 2x\n", `n.txt:3:7: duration "2x" out of range`},
+		{"0\t1\n10\t2\t3\n", `n.txt:2:6: want "start<TAB>duration"`},
+		{"0\t1\n10\n", `n.txt:2:3: want "start<TAB>duration"`},
+		{"\uFEFF0\tz\n", `n.txt:1:6: duration "z"`},
+	} {
+		_, err := ReadNoiseTrace(strings.NewReader(c.text), "n.txt")
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one starting %q", c.text, err, c.want)
 		}
 	}
 }

@@ -96,9 +96,9 @@ func cut(s string) string {
 	return string(r[:maxShown]) + fmt.Sprintf("… (%d characters)", len(r))
 }
 
-// ReadNoiseTrace reads a noise trace; errors name the file and line.
-// Starts must increase and the trace needs at least two events (the last
-// event's start is the trace's length, as in LogGOPSim).
+// ReadNoiseTrace reads a noise trace; errors name the file, line and
+// column. Starts must increase and the trace needs at least two events
+// (the last event's start is the trace's length, as in LogGOPSim).
 func ReadNoiseTrace(r io.Reader, name string) (*NoiseTrace, error) {
 	sc := bufio.NewScanner(r)
 	t := &NoiseTrace{}
@@ -106,26 +106,31 @@ func ReadNoiseTrace(r io.Reader, name string) (*NoiseTrace, error) {
 	for sc.Scan() {
 		line++
 		s := strings.TrimRight(sc.Text(), "\r")
-		if line == 1 {
-			s = strings.TrimPrefix(s, "\uFEFF") // a UTF-8 byte-order mark
+		bom := 0
+		if line == 1 && strings.HasPrefix(s, "\uFEFF") { // a UTF-8 byte-order mark
+			s, bom = s[3:], 3
 		}
 		if strings.TrimSpace(s) == "" || s[0] == '#' {
 			continue
 		}
-		f := strings.FieldsFunc(s, func(c rune) bool { return c == '\t' || c == ' ' })
+		f, col := traceFields(s, bom)
 		if len(f) != 2 {
-			return nil, fmt.Errorf("%s:%d: want \"start<TAB>duration\" (ns), found %q", name, line, cut(s))
+			at := len(s) + bom + 1 // a field is missing: after the line's end
+			if len(f) > 2 {
+				at = col[2]
+			}
+			return nil, fmt.Errorf("%s:%d:%d: want \"start<TAB>duration\" (ns), found %q", name, line, at, cut(s))
 		}
 		var v [2]uint64
 		for i, x := range f {
 			fv, err := strconv.ParseFloat(x, 64)
 			if err != nil || !(fv >= 0) || fv > maxNoiseTime {
-				return nil, fmt.Errorf("%s:%d: %s %q out of range: want a number of ns in [0, %g]", name, line, [2]string{"start", "duration"}[i], cut(x), float64(maxNoiseTime))
+				return nil, fmt.Errorf("%s:%d:%d: %s %q out of range: want a number of ns in [0, %g]", name, line, col[i], [2]string{"start", "duration"}[i], cut(x), float64(maxNoiseTime))
 			}
 			v[i] = uint64(math.Round(fv))
 		}
 		if n := len(t.Start); n > 0 && v[0] <= t.Start[n-1] {
-			return nil, fmt.Errorf("%s:%d: start %d is not after the previous event's start %d", name, line, v[0], t.Start[n-1])
+			return nil, fmt.Errorf("%s:%d:%d: start %d is not after the previous event's start %d", name, line, col[0], v[0], t.Start[n-1])
 		}
 		t.Start = append(t.Start, v[0])
 		t.Duration = append(t.Duration, v[1])
@@ -142,6 +147,24 @@ func ReadNoiseTrace(r io.Reader, name string) (*NoiseTrace, error) {
 		t.sumAfterFirst += d
 	}
 	return t, nil
+}
+
+// traceFields splits a line at tabs and blanks, with each field's
+// 1-based column in bytes (after skip bytes already cut off the line).
+func traceFields(s string, skip int) (f []string, col []int) {
+	for i := 0; i < len(s); {
+		if s[i] == '\t' || s[i] == ' ' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] != '\t' && s[j] != ' ' {
+			j++
+		}
+		f, col = append(f, s[i:j]), append(col, skip+i+1)
+		i = j
+	}
+	return f, col
 }
 
 // stall is LogGOPSim's Noise::get_noise for an operation [start, end) of
