@@ -50,6 +50,7 @@ func evalAllreduce(stdout, stderr io.Writer, args []string) error {
 	bindParams(fs.FlagSet, &p)
 	trials := fs.Int("trials", 30, "Monte-Carlo trials, in [1, 1000000]")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same output byte for byte")
+	force := addForce(fs.FlagSet)
 	if err := fs.parse(args, false); err != nil {
 		return err
 	}
@@ -62,7 +63,11 @@ func evalAllreduce(stdout, stderr io.Writer, args []string) error {
 	if err := p.Validate(); err != nil {
 		return fs.paramError(err)
 	}
-	res, err := sweep.Run(context.Background(), sweep.Plan{Points: 1, Trials: *trials, Seed: *seed},
+	workers, err := allreduceWorkers(stderr, p, *trials, *force)
+	if err != nil {
+		return err
+	}
+	res, err := sweep.Run(context.Background(), sweep.Plan{Points: 1, Trials: *trials, Seed: *seed, Workers: workers},
 		func() *allreduce.Simulator { return new(allreduce.Simulator) },
 		func(s *allreduce.Simulator, _, _ int, rng *rand.Rand) ([]float64, error) {
 			r, err := s.Run(p, rng, nil)

@@ -73,6 +73,7 @@ func evalLogp(stdout, stderr io.Writer, args []string) error {
 	fs.Var(&ls, "Ls", "planning latency L_s the schedule is built for, in [0, 1e9] (default: the mean latency L)")
 	trials := fs.Int("trials", 100_000, fmt.Sprintf("Monte-Carlo trials per expected time, in [1, %d]", maxTrials))
 	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same output byte for byte")
+	force := addForce(fs.FlagSet)
 	if err := fs.parse(args, false); err != nil {
 		return err
 	}
@@ -88,6 +89,10 @@ func evalLogp(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("eval logp: -%w", err)
 		}
 		at = ls.v
+	}
+	// Expected at L_s, then Optimal's evaluations.
+	if err := checkCost("eval logp", logp.Estimate(p, at, *trials, 1+logp.OptimalEvaluations(p)), *force); err != nil {
+		return err
 	}
 	ev, err := evaluateLogp(p, at, *trials, *seed)
 	if err != nil {

@@ -25,11 +25,15 @@ func evalOverlay(stdout, stderr io.Writer, args []string) error {
 	fs := newFlagSet("eval overlay", stderr, "gen-report eval overlay [flags]")
 	bindOverlayParams(fs.FlagSet, &p)
 	seed := fs.Uint64("seed", 1, "random seed (keys, random connections); the same seed gives the same output byte for byte")
+	force := addForce(fs.FlagSet)
 	if err := fs.parse(args, false); err != nil {
 		return err
 	}
 	if err := p.Validate(); err != nil {
 		return fs.paramError(err)
+	}
+	if err := checkCost("eval overlay", overlay.Estimate(p, false), *force); err != nil {
+		return err
 	}
 	r, err := overlay.RunIS(p, sweep.RNG(*seed, 0, 0), nil)
 	if err != nil {

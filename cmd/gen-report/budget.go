@@ -1,0 +1,59 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+
+	"commlab/engine/allreduce"
+	"commlab/engine/cost"
+	"commlab/internal/budget"
+)
+
+// addForce adds -force: run even when the estimate is over the budget.
+func addForce(fs *flag.FlagSet) *bool {
+	return fs.Bool("force", false, "run even when the estimate is over the budget ("+budget.Describe()+")")
+}
+
+// checkCost refuses a run over the commands' budget before it allocates
+// anything, with the estimate's message (the parameters that drive it and
+// what would fit).
+func checkCost(cmd string, c cost.Cost, force bool) error {
+	if err := c.Check(budget.CLI(force)); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	return nil
+}
+
+// allreduceWorkers is how many sweep workers eval allreduce runs: one per
+// core, fewer when their process states together would not fit the memory
+// budget (about 1 GiB each at P = 2^24), and refused when the trials would
+// not fit its time or one worker its memory. It says on stderr when it
+// runs fewer workers than cores.
+func allreduceWorkers(stderr io.Writer, p allreduce.Params, trials int, force bool) (int, error) {
+	one := allreduce.Estimate(p, false)
+	b := budget.CLI(force)
+	cores := min(runtime.GOMAXPROCS(0), trials)
+	w := cores
+	if b.Bytes > 0 && !math.IsInf(b.Bytes, 1) {
+		w = max(1, min(w, int(b.Bytes/one.Bytes)))
+	}
+	all := one
+	all.Events *= float64(trials)
+	all.Bytes *= float64(w)
+	all.Seconds *= math.Ceil(float64(trials) / float64(w))
+	if trials > 1 {
+		all.Why = fmt.Sprintf("trials = %d of %s", trials, one.Why)
+		all.Key = "trials"
+	}
+	if err := all.Check(b); err != nil {
+		return 0, fmt.Errorf("eval allreduce: %w", err)
+	}
+	if w < cores {
+		fmt.Fprintf(stderr, "eval allreduce: %d workers instead of %d: each holds %s at P = %d, and %d fit %s's %s\n",
+			w, cores, cost.Bytes(one.Bytes), p.P, w, b.Name, cost.Bytes(b.Bytes))
+	}
+	return w, nil
+}
