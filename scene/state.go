@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -114,6 +115,7 @@ func ParseQueryNotices(query string, reg Registry) (State, []Notice, []error) {
 	st := Default(sc)
 	fields := sc.Fields()
 	given := map[string]bool{}
+	parsed := Values{}
 	for _, key := range sortedKeys(q) {
 		raw := q.Get(key)
 		switch key {
@@ -182,11 +184,41 @@ func ParseQueryNotices(query string, reg Registry) (State, []Notice, []error) {
 			}
 			st.Values[key] = v
 			given[key] = true
+			parsed[key] = v
 		}
 	}
 	// A bad value is not given: its field follows its default.
 	notices, ferrs := Follow(fields, nil, st.Values, given)
-	return st, notices, append(errs, ferrs...)
+	errs = append(errs, ferrs...)
+	// Follow refuses a given value that would push another field out of
+	// an open range (period=1e-7 under duration's default 1e-5) but, there
+	// being no nearest value, leaves it in place. A fresh URL must not
+	// keep it: like any bad value it falls back to its default, and the
+	// fields follow again (found by FuzzParseQuery in scene/catalog).
+	for range fields {
+		refused := false
+		for _, err := range ferrs {
+			var fe *FieldError
+			// Only a value still in place: Follow has already moved a
+			// given value that is out of its own range to its fallback.
+			if !errors.As(err, &fe) || !given[fe.Key] || st.Values[fe.Key] != parsed[fe.Key] {
+				continue
+			}
+			if i := slices.IndexFunc(fields, func(f Field) bool { return f.Key == fe.Key }); i >= 0 {
+				st.Values[fe.Key] = fields[i].Default
+				delete(given, fe.Key)
+				refused = true
+			}
+		}
+		if !refused {
+			break
+		}
+		var more []Notice
+		more, ferrs = Follow(fields, nil, st.Values, given)
+		notices = append(notices, more...)
+		errs = append(errs, ferrs...)
+	}
+	return st, notices, errs
 }
 
 // ParseSpeed reads a playback speed; it must be one of Speeds.
