@@ -155,3 +155,76 @@ func lookup(key string) (*goal.Schedule, error) {
 	files.parsed[key] = s
 	return s, nil
 }
+
+// Noise traces added by a page (LogGOPSim's "start<TAB>duration" lines,
+// ns): at most MaxTraces are kept (the oldest goes first), each of at
+// most MaxTraceEvents events. Their keys are "trace:NAME~HASH", choices of
+// the noise_trace field beside TraceNone.
+const (
+	MaxTraces      = 8
+	MaxTraceEvents = 4_000_000
+	TraceNone      = "none"
+)
+
+var traces struct {
+	sync.Mutex
+	parsed map[string]*goal.NoiseTrace
+	keys   []string // in the order added
+}
+
+// AddNoiseTrace parses a noise trace and makes it a choice of the
+// noise_trace field, returning its key. An error names the line and
+// column; a trace of more than MaxTraceEvents events is refused. Adding
+// the same text under the same name again gives the same key.
+func AddNoiseTrace(name string, text []byte) (string, error) {
+	clean := cleanName(KindUpload, name)
+	if clean == "" {
+		return "", fmt.Errorf("name %q: want a file name of letters, digits and . _ - ~ (at most %d)", name, maxName)
+	}
+	h := fnv.New32a()
+	h.Write(text)
+	key := fmt.Sprintf("trace:%s~%08x", clean, h.Sum32())
+	tr, err := goal.ReadNoiseTrace(bytes.NewReader(text), clean)
+	if err != nil {
+		return "", err
+	}
+	if n := len(tr.Start); n > MaxTraceEvents {
+		return "", fmt.Errorf("%s: %d events; the browser takes at most %d (gen-report eval goal -noise-trace takes any)", clean, n, MaxTraceEvents)
+	}
+	traces.Lock()
+	defer traces.Unlock()
+	if traces.parsed == nil {
+		traces.parsed = map[string]*goal.NoiseTrace{}
+	}
+	traces.keys = slices.DeleteFunc(traces.keys, func(k string) bool { return k == key })
+	traces.keys = append(traces.keys, key)
+	if n := len(traces.keys) - MaxTraces; n > 0 {
+		for _, k := range traces.keys[:n] {
+			delete(traces.parsed, k)
+		}
+		traces.keys = slices.Delete(traces.keys, 0, n)
+	}
+	traces.parsed[key] = tr
+	return key, nil
+}
+
+// traceChoices are the noise_trace field's values: none, then the
+// traces added.
+func traceChoices() []string {
+	traces.Lock()
+	defer traces.Unlock()
+	return append([]string{TraceNone}, traces.keys...)
+}
+
+// lookupTrace returns the trace of a noise_trace value (nil for none).
+func lookupTrace(key string) (*goal.NoiseTrace, error) {
+	if key == TraceNone {
+		return nil, nil
+	}
+	traces.Lock()
+	defer traces.Unlock()
+	if tr, ok := traces.parsed[key]; ok {
+		return tr, nil
+	}
+	return nil, fmt.Errorf("no noise trace %q", key)
+}

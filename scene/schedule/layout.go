@@ -120,6 +120,9 @@ func (p *painter) title() {
 	if p.r.noise != NoiseNone {
 		noise = " · noise " + p.r.noise
 	}
+	if p.r.trace != "" {
+		noise += " · trace " + p.r.trace
+	}
 	room := p.l.W - 2*z.Pad - rw - 2*z.FS
 	p.text(z.Pad, y, chart.Fit(room, z.FSTitle, true,
 		"GOAL schedule under LogGOPS"+noise, "GOAL schedule"+noise, "GOAL schedule"), z.FSTitle, render.AlignLeft, true, p.th.Ink)

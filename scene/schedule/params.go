@@ -22,6 +22,10 @@ const (
 	KeyDuration = "os_duration"
 	KeyNetMean  = "net_mean"
 	KeyNetDelay = "net_delay"
+	// KeyTrace is a noise trace loaded on the page (or none);
+	// KeyTraceCoSched reads it at one offset on every rank.
+	KeyTrace        = "noise_trace"
+	KeyTraceCoSched = "trace_cosched"
 )
 
 // The parameter keys of set A, in LogGOPSim's order; set B's are the same
@@ -114,6 +118,8 @@ func Fields() []scene.Field {
 		scene.Field{Key: KeyCoSched, Label: "co-scheduled", Help: "OS jitter at the same phase on every rank instead of a random phase each", Kind: scene.Bool, Type: "bool", Default: "0"},
 		scene.Field{Key: KeyNetMean, Label: "net mean", Unit: "ns", Help: "network noise: mean time between events on a sender's port", Kind: scene.Int, Type: "int", Min: 1, Max: maxNoise, Log: true, Default: itoa(DefaultNetMean)},
 		scene.Field{Key: KeyNetDelay, Label: "net delay", Unit: "ns", Help: "network noise: how long each event delays a message in flight", Kind: scene.Int, Type: "int", Min: 1, Max: maxNoise, Log: true, Default: itoa(DefaultNetDelay)},
+		scene.Field{Key: KeyTrace, Label: "noise trace", Help: "a LogGOPSim noise trace (start<TAB>duration lines, ns) loaded on the page: each event it holds stretches the CPU work (o, calc) it meets, on top of the noise above", Kind: scene.Choice, Type: "choice", Choices: traceChoices(), Default: TraceNone},
+		scene.Field{Key: KeyTraceCoSched, Label: "trace co-scheduled", Help: "every rank reads the noise trace at the same offset instead of a random offset each (seeded)", Kind: scene.Bool, Type: "bool", Default: "0"},
 	)
 	return fs
 }
@@ -139,9 +145,33 @@ func Params(v scene.Values, suffix string) (goal.Params, error) {
 	return p, nil
 }
 
-// noiseConfig reads the noise fields: nil models when off. The OS
-// duration must be less than the period.
-func noiseConfig(v scene.Values) (*goal.OSJitter, *goal.NetNoise, error) {
+// noiseSet is the noise a run gets: nil models when off.
+type noiseSet struct {
+	os      *goal.OSJitter
+	net     *goal.NetNoise
+	trace   *goal.NoiseTrace
+	traceCo bool
+}
+
+// on reports whether any model is on.
+func (n noiseSet) on() bool { return n.os != nil || n.net != nil || n.trace != nil }
+
+// noiseConfig reads the noise fields. The OS duration must be less than
+// the period; a noise trace must be one the page loaded.
+func noiseConfig(v scene.Values) (noiseSet, error) {
+	osj, net, err := noiseModels(v)
+	if err != nil {
+		return noiseSet{}, err
+	}
+	tr, err := lookupTrace(v[KeyTrace])
+	if err != nil {
+		return noiseSet{}, &scene.FieldError{Key: KeyTrace, Value: v[KeyTrace], Want: "none or a noise trace loaded on the page (" + err.Error() + ")"}
+	}
+	return noiseSet{os: osj, net: net, trace: tr, traceCo: v.Bool(KeyTraceCoSched)}, nil
+}
+
+// noiseModels reads commlab's OS jitter and network noise.
+func noiseModels(v scene.Values) (*goal.OSJitter, *goal.NetNoise, error) {
 	kind := v[KeyNoise]
 	var osj *goal.OSJitter
 	var net *goal.NetNoise

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"commlab/engine/goal"
 	"commlab/engine/trace"
@@ -48,7 +49,7 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 	if err := scene.CheckValues(sc.Fields(), v); err != nil {
 		return nil, err
 	}
-	osj, net, err := noiseConfig(v)
+	nz, err := noiseConfig(v)
 	if err != nil {
 		return nil, err
 	}
@@ -56,8 +57,8 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &run{compare: v[KeyCompare], noise: v[KeyNoise], seed: seed}
-	a, err := runSide("A", KeyFile, v[KeyFile], pa, osj, net, seed)
+	r := &run{compare: v[KeyCompare], noise: v[KeyNoise], trace: traceName(v[KeyTrace]), seed: seed}
+	a, err := runSide("A", KeyFile, v[KeyFile], pa, nz, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -68,13 +69,13 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := runSide("B", KeyFile, v[KeyFile], pb, osj, net, seed)
+		b, err := runSide("B", KeyFile, v[KeyFile], pb, nz, seed)
 		if err != nil {
 			return nil, err
 		}
 		r.sides = append(r.sides, b)
 	case CompareFile:
-		b, err := runSide("B", KeyFile2, v[KeyFile2], pa, osj, net, seed)
+		b, err := runSide("B", KeyFile2, v[KeyFile2], pa, nz, seed)
 		if err != nil {
 			return nil, err
 		}
@@ -110,16 +111,28 @@ type bar struct {
 // gap is a NIC gap after a send or a receive.
 type gap struct{ start, end int64 }
 
+// traceName is a noise_trace value's file name ("" for none).
+func traceName(key string) string {
+	if key == TraceNone {
+		return ""
+	}
+	name := strings.TrimPrefix(key, "trace:")
+	if i := strings.LastIndexByte(name, '~'); i >= 0 {
+		name = name[:i]
+	}
+	return name
+}
+
 // noiseStream separates the noise draws from the seed's other uses.
 const noiseStream = 0x676f616c // "goal"
 
-func runSide(name, key, file string, p goal.Params, osj *goal.OSJitter, net *goal.NetNoise, seed uint64) (*side, error) {
+func runSide(name, key, file string, p goal.Params, nz noiseSet, seed uint64) (*side, error) {
 	s, err := lookup(file)
 	if err != nil {
 		return nil, &scene.FieldError{Key: key, Value: file, Want: "a shipped example or a file loaded on the page (" + err.Error() + ")"}
 	}
-	n := goal.Noise{OS: osj, Net: net}
-	if osj != nil || net != nil {
+	n := goal.Noise{OS: nz.os, Net: nz.net, Trace: nz.trace, CoScheduled: nz.traceCo}
+	if nz.on() {
 		n.Rand = rand.New(rand.NewPCG(seed, noiseStream))
 	}
 	res, err := goal.Run(s, p, n, goal.Options{Record: true})
@@ -185,6 +198,7 @@ type run struct {
 	sides   []*side
 	compare string
 	noise   string
+	trace   string // the noise trace's file name, or ""
 	seed    uint64
 	end     int64 // the later side's maximum finishing time
 	steps   []float64

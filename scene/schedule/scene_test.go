@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,7 +93,7 @@ func TestLogGOPSimEnds(t *testing.T) {
 
 func TestInfo(t *testing.T) {
 	keys := []string{"file", "L", "o", "g", "G", "O", "S", "compare", "file2", "L2", "o2", "g2", "G2", "O2", "S2",
-		"noise", "os_period", "os_duration", "cosched", "net_mean", "net_delay"}
+		"noise", "os_period", "os_duration", "cosched", "net_mean", "net_delay", "noise_trace", "trace_cosched"}
 	scenetest.CheckInfo(t, New(), "schedule", "ns", keys...)
 }
 
@@ -180,5 +181,51 @@ func TestAddFile(t *testing.T) {
 	var fe *scene.FieldError
 	if !errors.As(err, &fe) || fe.Key != "file" {
 		t.Errorf("a stuck schedule: %v, want a field error on file", err)
+	}
+}
+
+// TestNoiseTrace: a noise trace added by a page becomes a choice of
+// noise_trace and stretches CPU work; co-scheduled (one offset for all
+// ranks) runs differently from a random offset each; the same seed gives
+// the same run; a broken trace is refused with its line and column, and
+// an unknown key is a field error on noise_trace.
+func TestNoiseTrace(t *testing.T) {
+	const text = "# start\tduration (ns)\n0\t0\n1000\t800\n5000\t300\n9000\t2000\n20000\t0\n"
+	key, err := AddNoiseTrace("/tmp/node17.txt", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(key, "trace:node17.txt~") {
+		t.Errorf("key %q", key)
+	}
+	if !slices.Contains(traceChoices(), key) {
+		t.Errorf("choices %v lack %q", traceChoices(), key)
+	}
+	sc := New()
+	quiet := scenetest.Build(t, sc, map[string]string{"compare": "none"}, 1).Numbers()
+	own := scenetest.Build(t, sc, map[string]string{"compare": "none", "noise_trace": key}, 1).Numbers()
+	co := scenetest.Build(t, sc, map[string]string{"compare": "none", "noise_trace": key, "trace_cosched": "1"}, 1).Numbers()
+	again := scenetest.Build(t, sc, map[string]string{"compare": "none", "noise_trace": key}, 1).Numbers()
+	if !(own["stall"] > 0 && own["end"] > quiet["end"]) || !(co["stall"] > 0 && co["end"] > quiet["end"]) {
+		t.Errorf("trace noise: stall %v / %v (co-scheduled), end %v / %v, quiet %v; want stalls and later ends", own["stall"], co["stall"], own["end"], co["end"], quiet["end"])
+	}
+	if own["stall"] == co["stall"] {
+		t.Errorf("random offsets and co-scheduled lose the same CPU time (%v): the offsets are not per rank", own["stall"])
+	}
+	if again["end"] != own["end"] || again["stall"] != own["stall"] {
+		t.Errorf("same seed: end %v then %v", own["end"], again["end"])
+	}
+	for _, c := range []struct{ text, want string }{
+		{"0\t0\n10\t5\n7\t1\n", "bad.txt:3:1: start 7 is not after"},
+		{"0\t0\n10\t5x\n", `bad.txt:2:4: duration "5x"`},
+	} {
+		if _, err := AddNoiseTrace("bad.txt", []byte(c.text)); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v, want an error starting %q", c.text, err, c.want)
+		}
+	}
+	_, err = sc.Build(scenetest.Values(sc, map[string]string{"noise_trace": "trace:gone.txt~00000000"}), 1)
+	var fe *scene.FieldError
+	if !errors.As(err, &fe) || fe.Key != "noise_trace" {
+		t.Errorf("an unknown trace: %v, want a field error on noise_trace", err)
 	}
 }
