@@ -172,6 +172,12 @@ func findingTestNoTest(s *nbcStudy, r *nbcResults) report.Finding {
 	}
 }
 
+// nbcClearly is how much larger one speedup must be than another to count
+// as larger: the model is deterministic, but 0.1 % (TCC 1.352 against
+// NBCT 1.351 at 2 nodes) is no win a measurement like the paper's could
+// show, and the paper's smallest margin is 3.5 %.
+const nbcClearly = 0.01
+
 // 4. Section IV-C and V: TCC overlaps at both node counts, with a larger
 // speedup than NBCT's.
 func findingTCCOverlaps(s *nbcStudy, r *nbcResults) report.Finding {
@@ -182,7 +188,7 @@ func findingTCCOverlaps(s *nbcStudy, r *nbcResults) report.Finding {
 		if tc.Speedup > 1 {
 			over++
 		}
-		if tc.Speedup > nt.Speedup {
+		if tc.Speedup > nt.Speedup*(1+nbcClearly) {
 			beats++
 		}
 		ev = append(ev, fmt.Sprintf("%d nodes: TCC %.3f (paper %.3f), NBCT %.3f (paper %.3f)", set.Nodes, tc.Speedup, paperSpeedups[set.Nodes][nbc.TCC], nt.Speedup, paperSpeedups[set.Nodes][nbc.NBCT]))
@@ -195,7 +201,7 @@ func findingTCCOverlaps(s *nbcStudy, r *nbcResults) report.Finding {
 			r.at(s.paperCase(0, nbc.TCC)).Speedup, r.at(s.paperCase(0, nbc.NBCT)).Speedup, r.at(s.paperCase(1, nbc.TCC)).Speedup, r.at(s.paperCase(1, nbc.NBCT)).Speedup),
 		Claim:    "TCC hides communication at both node counts, and its overlap speedup exceeds that of LibNBC's progress thread (its structure is simpler, so its overheads are lower).",
 		Verdict:  verdict(over == n && beats == n, over+beats > 0),
-		Evidence: strings.Join(ev, "; ") + ". Reproduced means TCC's speedup above 1 and above NBCT's at both.",
+		Evidence: strings.Join(ev, "; ") + fmt.Sprintf(". Reproduced means TCC's speedup above 1 and more than %g %% above NBCT's at both (the paper's smallest margin is 3.5 %%, at 2 nodes); a closer pair is a tie, not a win.", 100*nbcClearly),
 	}
 }
 
