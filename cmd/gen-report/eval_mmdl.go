@@ -84,6 +84,7 @@ func evalMmdl(stdout, stderr io.Writer, args []string) error {
 	comm := fs.Float64("comm", mmdl.CommAfter, "communication parameter: MB per task (the paper: 0.003 before, 0.0034 after)")
 	latency := fs.Float64("latency", mmdl.PaperLatency, "start-up latency α per message, s")
 	throughput := fs.Float64("throughput", mmdl.PaperBitRate, "network throughput, bit/s, in [1, 1e15]")
+	force := addForce(fs.FlagSet)
 	if err := fs.parse(args, false); err != nil {
 		return err
 	}
@@ -125,6 +126,13 @@ func evalMmdl(stdout, stderr io.Writer, args []string) error {
 	st, err := mmdl.SteadyState(in)
 	if err != nil {
 		return fmt.Errorf("eval mmdl: %w", err)
+	}
+	est := mmdl.EstimateChoose(len(in.MHz), len(st.Transfers), st.T, in.Latency, sched)
+	if *rounds > 0 {
+		est = mmdl.Estimate(len(in.MHz), len(st.Transfers), *rounds)
+	}
+	if err := checkCost("eval mmdl", est, *force); err != nil {
+		return err
 	}
 	var s *mmdl.Schedule
 	if *rounds == 0 {

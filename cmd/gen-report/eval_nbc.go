@@ -34,11 +34,15 @@ func evalNbc(stdout, stderr io.Writer, args []string) error {
 	p := nbc.Default()
 	fs := newFlagSet("eval nbc", stderr, "gen-report eval nbc [flags]")
 	bindNbcParams(fs.FlagSet, &p)
+	force := addForce(fs.FlagSet)
 	if err := fs.parse(args, false); err != nil {
 		return err
 	}
 	if err := p.Validate(); err != nil {
 		return fs.paramError(err)
+	}
+	if err := checkCost("eval nbc", nbc.Estimate(p), *force); err != nil {
+		return err
 	}
 	r, err := nbc.Run(p, nil)
 	if err != nil {

@@ -1,0 +1,29 @@
+package mmdl
+
+import (
+	"commlab/engine/cost"
+	"commlab/engine/mmdl"
+	"commlab/scene"
+)
+
+// Estimate is what Build will take for v (parsed): the steady state (solved
+// here too: a closed form, cheap beside the rounds) and the round schedule,
+// R rounds or the scheduler's choice.
+func (Scene) Estimate(v scene.Values) (cost.Cost, error) {
+	in, err := Instance(v)
+	if err != nil {
+		return cost.Cost{}, err
+	}
+	st, err := mmdl.SteadyState(in)
+	if err != nil {
+		return cost.Cost{}, fieldError(err, v)
+	}
+	sched, err := mmdl.ParseSched(v[KeySchedule])
+	if err != nil {
+		return cost.Cost{}, fieldError(err, v)
+	}
+	if R := v.Int(KeyRounds); R > 0 {
+		return mmdl.Estimate(len(in.MHz), len(st.Transfers), R), nil
+	}
+	return mmdl.EstimateChoose(len(in.MHz), len(st.Transfers), st.T, in.Latency, sched), nil
+}
