@@ -9,10 +9,10 @@ import "slices"
 func (e *exec) critical(h int) []CritStep {
 	s := e.s
 	// h is the rank that finishes last
-	c := h * e.ncpu
+	c := h * e.w
 	for k := range e.ncpu {
-		if e.nexto[h*e.ncpu+k] > e.nexto[c] {
-			c = h*e.ncpu + k
+		if e.hs[h*e.w+k].o > e.hs[c].o {
+			c = h*e.w + k
 		}
 	}
 	var out []CritStep

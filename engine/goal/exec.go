@@ -5,7 +5,14 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unsafe"
 )
+
+// pfDist is how far ahead prefetch looks, in items; pfMinOps the
+// schedule size from which it does.
+const pfDist = 8
+
+var pfMinOps = 2 << 20
 
 // Options choose what a run records.
 type Options struct {
@@ -187,15 +194,14 @@ type exec struct {
 	L, S   uint64
 	ncpu   int
 	nnic   int
-	nexto  []uint64          // per rank and CPU: LogGOPSim's nexto
-	nic    []nicClock        // per rank and NIC: nextgs, nextgr
+	w      int               // slots per rank: max(CPUs, NICs)
+	hs     []hostSlot        // per rank, w slots: clocks, match queues
 	pend   []uint8           // dependencies left per op; pendBig: in big
 	big    map[uint32]uint32 // ops with ≥ pendBig dependencies
 	q      queue
 	aqtime uint32
 	// match queues: linked lists in one pool; rq holds posted recvs, uq
 	// unexpected messages (send ops)
-	hq          []hostQueues
 	pool        []rqNode // posted recvs
 	upool       []uqNode // unexpected messages
 	free, ufree uint32
@@ -209,17 +215,23 @@ type exec struct {
 	msgOf       []int32 // per send op: message index
 	cause       []cause // per op: what set its issue time
 	mcause      []cause // per message: what set its taking time
-	cpuBy, gsBy []cause // setter of nexto / nextgs
+	cpuBy, gsBy []cause // setter of nexto / nextgs, per slot
 	grBy        []cause
 	issued      int64
 }
 
-// nicClock is a NIC's next free times for a send (LogGOPSim's nextgs)
-// and a receive (nextgr), side by side: one cache line per rank.
-type nicClock struct{ gs, gr uint64 }
+// hostSlot is slot k of a rank: CPU k's next free time (LogGOPSim's
+// nexto), NIC k's for a send and a receive (nextgs, nextgr), and in slot
+// 0 the rank's match queues (heads and tails of lists). One rank with one
+// CPU and NIC is 40 bytes in one place: a message touches its receiver's
+// clocks and queues with one cache miss, not three.
+type hostSlot struct {
+	o, gs, gr                      uint64
+	rqHead, rqTail, uqHead, uqTail uint32
+}
 
-// hostQueues are a rank's match queues (heads and tails of lists).
-type hostQueues struct{ rqHead, rqTail, uqHead, uqTail uint32 }
+// hq is rank h's slot 0, which holds its match queues.
+func (e *exec) hq(h uint32) *hostSlot { return &e.hs[int(h)*e.w] }
 
 // rqNode is a posted recv (its source and tag are in the schedule): 8
 // bytes, since a butterfly at P = 2^20 posts 21 M recvs at once. uqNode
@@ -264,11 +276,14 @@ func reuse[T any](s []T, n int) []T {
 func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 	*e = exec{s: s, o: uint64(p.Overhead), O: uint64(p.OverheadPerByte), g: uint64(p.Gap),
 		G: uint64(p.GapPerByte), L: uint64(p.L), S: uint64(p.S), ncpu: s.CPUs(), nnic: s.NICs(), nz: nz, rec: rec,
-		nexto: e.nexto, nic: e.nic, pend: e.pend, hq: e.hq, pool: e.pool[:0], upool: e.upool[:0],
+		hs: e.hs, pend: e.pend, pool: e.pool[:0], upool: e.upool[:0],
 		freed: e.freed[:0], batch: e.batch[:0], q: e.q}
 	P := s.numRanks
-	e.nexto = reuse(e.nexto, P*e.ncpu)
-	e.nic = reuse(e.nic, P*e.nnic)
+	e.w = max(e.ncpu, e.nnic)
+	e.hs = reuse(e.hs, P*e.w)
+	for i := range e.hs {
+		e.hs[i].rqHead, e.hs[i].rqTail, e.hs[i].uqHead, e.hs[i].uqTail = nilNode, nilNode, nilNode, nilNode
+	}
 	n := s.NumOps()
 	e.pend = reuse(e.pend, n)
 	for _, d := range s.succ {
@@ -285,10 +300,6 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 			e.big[j]++
 		}
 	}
-	e.hq = reuse(e.hq, P)
-	for i := range e.hq {
-		e.hq[i] = hostQueues{nilNode, nilNode, nilNode, nilNode}
-	}
 	e.free, e.ufree = nilNode, nilNode
 	e.q.reset()
 	if want := s.NumOps() - s.sends; cap(e.pool) < want {
@@ -302,9 +313,9 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 		e.msgOf = make([]int32, n)
 		e.cause = make([]cause, n)
 		e.mcause = make([]cause, 0, s.sends)
-		e.cpuBy = make([]cause, P*e.ncpu)
-		e.gsBy = make([]cause, P*e.nnic)
-		e.grBy = make([]cause, P*e.nnic)
+		e.cpuBy = make([]cause, P*e.w)
+		e.gsBy = make([]cause, P*e.w)
+		e.grBy = make([]cause, P*e.w)
 		for i := range e.cpuBy {
 			e.cpuBy[i] = start0
 		}
@@ -338,9 +349,47 @@ func (e *exec) run() {
 			ts++
 		}
 	}
+	// Below a few million operations the schedule stays in the caches
+	// and prefetching only costs.
+	pf := s.NumOps() >= pfMinOps
 	for e.q.len() > 0 {
 		e.res.Pops++
+		if q := &e.q; pf && len(q.back) == 0 && q.head+3*pfDist < len(q.b0) {
+			e.prefetch(q.b0[q.head : q.head+3*pfDist+1])
+		}
 		e.handle(e.q.pop())
+	}
+}
+
+// prefetch starts loading what items a few places ahead in the queue's
+// current bucket will touch: on a large schedule each item's operation,
+// dependents, rank state and matching recv are cache misses in a chain,
+// and the bucket (every item due at one instant) is known in advance. So
+// the chain is walked in stages, each reading what the stage before it
+// requested for the same item pfDist items earlier: the operation's
+// line; then its dependents and its rank's (for a message the
+// receiver's) clocks and match queues; then the posted recv a message
+// will most likely match, or the first dependent's count.
+func (e *exec) prefetch(b []item) {
+	s := e.s
+	prefetch(unsafe.Pointer(&s.ops[b[3*pfDist].op&^msgBit]))
+	it := b[2*pfDist]
+	o := &s.ops[it.op&^msgBit]
+	h := it.host
+	if it.op&msgBit != 0 {
+		h = o.peer
+	} else if d := o.off & offMask; int(d) < len(s.succ) {
+		prefetch(unsafe.Pointer(&s.succ[d]))
+	}
+	prefetch(unsafe.Pointer(&e.hs[int(h)*e.w]))
+	it = b[pfDist]
+	o = &s.ops[it.op&^msgBit]
+	if it.op&msgBit != 0 {
+		if n := e.hq(o.peer).rqHead; n != nilNode {
+			prefetch(unsafe.Pointer(&s.ops[e.pool[n].op]))
+		}
+	} else if d := o.off & offMask; d < s.ops[it.op+1].off&offMask {
+		prefetch(unsafe.Pointer(&e.pend[s.succ[d]&^startDep]))
 	}
 }
 
@@ -358,11 +407,11 @@ func (e *exec) handle(it item) {
 		return
 	}
 	op := it.op
-	c := int(h)*e.ncpu + int(s.cpu(op))
+	c := int(h)*e.w + int(s.cpu(op))
 	switch s.kind(op) {
 	case Calc:
-		if e.nexto[c] > it.time {
-			it.time = e.nexto[c]
+		if e.hs[c].o > it.time {
+			it.time = e.hs[c].o
 			if e.rec {
 				e.cause[op] = e.cpuBy[c]
 			}
@@ -371,7 +420,7 @@ func (e *exec) handle(it item) {
 		}
 		size := s.size(op)
 		stall := e.stall(h, it.time, it.time+size)
-		e.nexto[c] = it.time + size + stall
+		e.hs[c].o = it.time + size + stall
 		e.issued++
 		if e.rec {
 			r := &e.tl.Ops[op]
@@ -383,8 +432,8 @@ func (e *exec) handle(it item) {
 		}
 		e.release()
 	case Send:
-		nc := int(h)*e.nnic + int(s.nic(op))
-		if t := max(e.nexto[c], e.nic[nc].gs); t > it.time {
+		nc := int(h)*e.w + int(s.nic(op))
+		if t := max(e.hs[c].o, e.hs[nc].gs); t > it.time {
 			it.time = t
 			if e.rec {
 				e.cause[op] = e.bind(c, nc)
@@ -396,8 +445,8 @@ func (e *exec) handle(it item) {
 		size := s.size(op)
 		t := it.time
 		stall := e.stall(h, t, t+e.o)
-		e.nexto[c] = t + e.o + (size-1)*e.O + stall
-		e.nic[nc].gs = t + e.g + (size-1)*e.G
+		e.hs[c].o = t + e.o + (size-1)*e.O + stall
+		e.hs[nc].gs = t + e.g + (size-1)*e.G
 		peer := s.ops[op].peer
 		delay := uint64(0)
 		if e.nz.net != nil {
@@ -438,8 +487,8 @@ func (e *exec) handle(it item) {
 			j, src := q.op, q.src
 			if s.size(op) > e.S { // rendezvous, decided by the recv's size as in LogGOPSim
 				e.markDone(src, j)
-				sc := int(src)*e.ncpu + int(s.cpu(op))
-				sn := int(src)*e.nnic + int(s.nic(op))
+				sc := int(src)*e.w + int(s.cpu(op))
+				sn := int(src)*e.w + int(s.nic(op))
 				e.bump(sc, sn, it.time, j)
 			}
 			if e.rec {
@@ -455,7 +504,7 @@ func (e *exec) handle(it item) {
 
 // bind is what set max(nexto, nextgs): the CPU unless the NIC is later.
 func (e *exec) bind(c, nc int) cause {
-	if e.nic[nc].gs > e.nexto[c] {
+	if e.hs[nc].gs > e.hs[c].o {
 		return e.gsBy[nc]
 	}
 	return e.cpuBy[c]
@@ -464,14 +513,14 @@ func (e *exec) bind(c, nc int) cause {
 // bump is LogGOPSim's release of a rendezvous sender at time t: its
 // clocks move up to t (at the CPU and NIC indices LogGOPSim uses).
 func (e *exec) bump(sc, sn int, t uint64, send uint32) {
-	if e.nexto[sc] < t {
-		e.nexto[sc] = t
+	if e.hs[sc].o < t {
+		e.hs[sc].o = t
 		if e.rec {
 			e.cpuBy[sc] = cause{kind: CritRendezvous, id: e.msgOf[send]}
 		}
 	}
-	if e.nic[sn].gs < t {
-		e.nic[sn].gs = t
+	if e.hs[sn].gs < t {
+		e.hs[sn].gs = t
 		if e.rec {
 			e.gsBy[sn] = cause{kind: CritRendezvous, id: e.msgOf[send]}
 		}
@@ -490,13 +539,13 @@ func (e *exec) message(it item) {
 	dst := s.ops[op].peer
 	// LogGOPSim charges the receive at the receiver's CPU and NIC with
 	// the sender's indices (the item keeps the send's proc and nic).
-	c := int(dst)*e.ncpu + int(s.cpu(op))
-	nc := int(dst)*e.nnic + int(s.nic(op))
-	if t := max(e.nexto[c], e.nic[nc].gr); t > it.time {
+	c := int(dst)*e.w + int(s.cpu(op))
+	nc := int(dst)*e.w + int(s.nic(op))
+	if t := max(e.hs[c].o, e.hs[nc].gr); t > it.time {
 		it.time = t
 		if e.rec {
 			m := e.msgOf[op]
-			if e.nic[nc].gr > e.nexto[c] {
+			if e.hs[nc].gr > e.hs[c].o {
 				e.mcause[m] = e.grBy[nc]
 			} else {
 				e.mcause[m] = e.cpuBy[c]
@@ -509,8 +558,8 @@ func (e *exec) message(it item) {
 	t := it.time
 	stall := e.stall(dst, t, t+e.o)
 	busy := max((size-1)*e.O, (size-1)*e.G)
-	e.nexto[c] = t + e.o + stall + busy
-	e.nic[nc].gr = t + e.g + (size-1)*e.G
+	e.hs[c].o = t + e.o + stall + busy
+	e.hs[nc].gr = t + e.g + (size-1)*e.G
 	if e.rec {
 		m := e.msgOf[op]
 		mr := &e.tl.Messages[m]
@@ -521,8 +570,8 @@ func (e *exec) message(it item) {
 	if r, ok := e.takeRecv(dst, src, s.ops[op].tag); ok {
 		if size > e.S {
 			e.markDone(src, op)
-			sc := int(src)*e.ncpu + int(s.cpu(op))
-			sn := int(src)*e.nnic + int(s.nic(op))
+			sc := int(src)*e.w + int(s.cpu(op))
+			sn := int(src)*e.w + int(s.nic(op))
 			e.bump(sc, sn, t, op)
 		}
 		if e.rec {
@@ -563,17 +612,17 @@ func (e *exec) stall(h uint32, a, b uint64) uint64 {
 // (its LIST_MATCH queues: first match in posting order).
 func (e *exec) takeRecv(h, src, tag uint32) (uint32, bool) {
 	prev := nilNode
-	for n := e.hq[h].rqHead; n != nilNode; n = e.pool[n].next {
+	for n := e.hq(uint32(h)).rqHead; n != nilNode; n = e.pool[n].next {
 		q := e.pool[n]
 		o := &e.s.ops[q.op]
 		if (src == Any || o.peer == Any || o.peer == src) && (tag == Any || o.tag == Any || o.tag == tag) {
 			if prev == nilNode {
-				e.hq[h].rqHead = q.next
+				e.hq(h).rqHead = q.next
 			} else {
 				e.pool[prev].next = q.next
 			}
-			if e.hq[h].rqTail == n {
-				e.hq[h].rqTail = prev
+			if e.hq(h).rqTail == n {
+				e.hq(h).rqTail = prev
 			}
 			e.pool[n].next = e.free
 			e.free = n
@@ -588,17 +637,17 @@ func (e *exec) takeRecv(h, src, tag uint32) (uint32, bool) {
 // that a recv from peer with tag matches, in arrival order.
 func (e *exec) takeMsg(h, peer, tag uint32) (uqNode, bool) {
 	prev := nilNode
-	for n := e.hq[h].uqHead; n != nilNode; n = e.upool[n].next {
+	for n := e.hq(uint32(h)).uqHead; n != nilNode; n = e.upool[n].next {
 		q := e.upool[n]
 		t := e.s.ops[q.op].tag
 		if (peer == Any || q.src == peer) && (tag == Any || t == Any || t == tag) {
 			if prev == nilNode {
-				e.hq[h].uqHead = q.next
+				e.hq(h).uqHead = q.next
 			} else {
 				e.upool[prev].next = q.next
 			}
-			if e.hq[h].uqTail == n {
-				e.hq[h].uqTail = prev
+			if e.hq(h).uqTail == n {
+				e.hq(h).uqTail = prev
 			}
 			e.upool[n].next = e.ufree
 			e.ufree = n
@@ -618,12 +667,12 @@ func (e *exec) postRecv(h, op uint32) {
 		e.free = e.pool[n].next
 	}
 	e.pool[n] = rqNode{op: op, next: nilNode}
-	if e.hq[h].rqTail == nilNode {
-		e.hq[h].rqHead = n
+	if e.hq(h).rqTail == nilNode {
+		e.hq(h).rqHead = n
 	} else {
-		e.pool[e.hq[h].rqTail].next = n
+		e.pool[e.hq(h).rqTail].next = n
 	}
-	e.hq[h].rqTail = n
+	e.hq(h).rqTail = n
 }
 
 func (e *exec) unexpected(h, op, src uint32) {
@@ -635,12 +684,12 @@ func (e *exec) unexpected(h, op, src uint32) {
 		e.ufree = e.upool[n].next
 	}
 	e.upool[n] = uqNode{op: op, src: src, next: nilNode}
-	if e.hq[h].uqTail == nilNode {
-		e.hq[h].uqHead = n
+	if e.hq(h).uqTail == nilNode {
+		e.hq(h).uqHead = n
 	} else {
-		e.upool[e.hq[h].uqTail].next = n
+		e.upool[e.hq(h).uqTail].next = n
 	}
-	e.hq[h].uqTail = n
+	e.hq(h).uqTail = n
 }
 
 func (e *exec) markStarted(h, op uint32) {
@@ -741,17 +790,17 @@ func (e *exec) release() {
 // push queues a freed operation of host h at its CPU's (and for a send
 // NIC's) next free time, with a new stamp.
 func (e *exec) push(h, op uint32) {
-	c := int(h)*e.ncpu + int(e.s.cpu(op))
-	t := e.nexto[c]
+	c := int(h)*e.w + int(e.s.cpu(op))
+	t := e.hs[c].o
 	if e.rec {
 		e.cause[op] = e.cpuBy[c]
 	}
 	if e.s.kind(op) == Send {
-		nc := int(h)*e.nnic + int(e.s.nic(op))
+		nc := int(h)*e.w + int(e.s.nic(op))
 		if e.rec {
 			e.cause[op] = e.bind(c, nc)
 		}
-		t = max(t, e.nic[nc].gs)
+		t = max(t, e.hs[nc].gs)
 	}
 	e.q.push(item{time: t, ts: e.newTS(), op: op, host: h})
 }
@@ -768,7 +817,7 @@ func (e *exec) result() (*Result, error) {
 	for h := range s.numRanks {
 		var m uint64
 		for c := range e.ncpu {
-			m = max(m, e.nexto[h*e.ncpu+c])
+			m = max(m, e.hs[h*e.w+c].o)
 		}
 		r.RankEnd[h] = int64(m)
 		if m > best {
@@ -785,7 +834,7 @@ func (e *exec) result() (*Result, error) {
 		stuck = &StuckError{NotRun: s.NumOps() - int(e.issued)}
 	}
 	for h := range s.numRanks {
-		for n := e.hq[h].rqHead; n != nilNode; n = e.pool[n].next {
+		for n := e.hq(uint32(h)).rqHead; n != nilNode; n = e.pool[n].next {
 			if stuck == nil {
 				stuck = &StuckError{}
 			}
@@ -794,7 +843,7 @@ func (e *exec) result() (*Result, error) {
 				stuck.Unmatched = append(stuck.Unmatched, fmt.Sprintf("rank %d %s: recv from %s tag %s", h, e.opName(op), wild(s.ops[op].peer), wild(s.ops[op].tag)))
 			}
 		}
-		for n := e.hq[h].uqHead; n != nilNode; n = e.upool[n].next {
+		for n := e.hq(uint32(h)).uqHead; n != nilNode; n = e.upool[n].next {
 			if stuck == nil {
 				stuck = &StuckError{}
 			}

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package goal
+
+import "unsafe"
+
+func prefetch(p unsafe.Pointer) {}
