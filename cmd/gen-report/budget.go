@@ -17,11 +17,14 @@ func addForce(fs *flag.FlagSet) *bool {
 	return fs.Bool("force", false, "run even when the estimate is over the budget ("+budget.Describe()+")")
 }
 
+// cliBudget is budget.CLI; tests put a fixed machine in its place.
+var cliBudget = budget.CLI
+
 // checkCost refuses a run over the commands' budget before it allocates
 // anything, with the estimate's message (the parameters that drive it and
 // what would fit).
 func checkCost(cmd string, c cost.Cost, force bool) error {
-	if err := c.Check(budget.CLI(force)); err != nil {
+	if err := c.Check(cliBudget(force)); err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	return nil
@@ -34,7 +37,7 @@ func checkCost(cmd string, c cost.Cost, force bool) error {
 // runs fewer workers than cores.
 func allreduceWorkers(stderr io.Writer, p allreduce.Params, trials int, force bool) (int, error) {
 	one := allreduce.Estimate(p, false)
-	b := budget.CLI(force)
+	b := cliBudget(force)
 	cores := min(runtime.GOMAXPROCS(0), trials)
 	w := cores
 	if b.Bytes > 0 && !math.IsInf(b.Bytes, 1) {

@@ -176,8 +176,10 @@ func cutQuoted(msg string) string {
 		}
 		b.WriteString(msg[:i])
 		msg = msg[i+len(q):]
-		if u, err := strconv.Unquote(q); err == nil && len(u) > 40 {
-			q = strconv.Quote(cut(u))
+		if u, err := strconv.Unquote(q); err == nil {
+			if c := cut(u); c != u {
+				q = strconv.Quote(c)
+			}
 		}
 		b.WriteString(q)
 	}

@@ -303,6 +303,11 @@ func readTreeJSON(path string) (*topology.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseTreeJSON(path, b)
+}
+
+// parseTreeJSON is readTreeJSON on the file's bytes b.
+func parseTreeJSON(path string, b []byte) (*topology.Tree, error) {
 	// Decoding into topology.Tree directly would not be strict: a
 	// decoder's DisallowUnknownFields does not reach into Tree's
 	// UnmarshalJSON. treeFile has none, so every key is checked here.

@@ -301,7 +301,9 @@ func cutQuoted(msg string) string {
 		b.WriteString(msg[:i])
 		msg = msg[i+len(q):]
 		if u, err := strconv.Unquote(q); err == nil {
-			q = strconv.Quote(cut(u))
+			if c := cut(u); c != u {
+				q = strconv.Quote(c)
+			}
 		}
 		b.WriteString(q)
 	}
