@@ -4,7 +4,11 @@
 // file=url:PATH, reloads the same way). It adds commlab.loadGOAL(text,
 // name, slot) to the API: the wasm parses the text (errors name the line
 // and column) and the file becomes a choice of the file field `slot`
-// ("file", the default, or "file2"), which is then selected.
+// ("file", the default, or "file2"), which is then selected. Noise traces
+// (LogGOPSim's "start<TAB>duration" lines, ns) come in the same ways, by
+// the panel's third picker or a drop (told apart from GOAL by their
+// first line, a number), through commlab.loadNoiseTrace(text, name): the
+// trace becomes a choice of noise_trace and is selected.
 //
 // It runs before scene.js (both deferred, in document order), so that it
 // can take the URL parameters the wasm does not know out of the address
@@ -77,6 +81,42 @@
     return { ok: res.ok, key: r.key, errors: res.errors };
   }
 
+  function loadNoiseTrace(text, name) {
+    if (typeof window.commlabLoadNoiseTrace !== 'function') {
+      return { ok: false, key: '', errors: [{ key: 'noise_trace', message: 'the visualizer is not running' }] };
+    }
+    const r = window.commlabLoadNoiseTrace(String(text), String(name || 'noise.txt'));
+    if (!r.ok) {
+      say(r.error, true);
+      return { ok: false, key: '', errors: [{ key: 'noise_trace', message: r.error }] };
+    }
+    const select = document.getElementById('field-noise_trace');
+    if (select && select.tagName === 'SELECT' && !Array.from(select.options).some(function (o) { return o.value === r.key; })) {
+      const o = document.createElement('option');
+      o.value = r.key;
+      o.textContent = r.key;
+      select.appendChild(o);
+    }
+    const res = window.commlab.setParams({ noise_trace: r.key });
+    say(res.ok ? 'loaded noise trace ' + r.key : res.errors.map(function (e) { return e.message; }).join('; '), !res.ok);
+    return { ok: res.ok, key: r.key, errors: res.errors };
+  }
+
+  // isNoiseTrace tells a noise trace from a GOAL file: its first line
+  // that is not blank or a # comment starts with a number, where GOAL
+  // starts with num_ranks or a // or /* comment.
+  function isNoiseTrace(text) {
+    const lines = String(text).replace(/^\uFEFF/, '').split('\n', 64);
+    for (const l of lines) {
+      const t = l.trim();
+      if (t === '' || t[0] === '#') {
+        continue;
+      }
+      return /^[0-9.]/.test(t);
+    }
+    return false;
+  }
+
   function fetchPath(p) {
     let u;
     try {
@@ -104,8 +144,18 @@
       });
   }
 
-  function readFile(file, slot) {
+  // readFile loads a picked or dropped file into slot: "file" or "file2"
+  // (a GOAL file), "noise_trace", or "drop" (a noise trace if it looks
+  // like one, else a GOAL file for side A, or B with Shift).
+  function readFile(file, slot, shift) {
     file.text().then(function (text) {
+      if (slot === 'noise_trace' || (slot === 'drop' && isNoiseTrace(text))) {
+        loadNoiseTrace(text, file.name);
+        return;
+      }
+      if (slot === 'drop') {
+        slot = shift ? 'file2' : 'file';
+      }
       loadGOAL(text, file.name, slot, 'upload');
     }, function (err) {
       say(file.name + ': ' + err.message, true);
@@ -122,16 +172,17 @@
     const h = document.createElement('h2');
     h.textContent = 'GOAL files';
     sec.appendChild(h);
-    for (const slot of ['file', 'file2']) {
+    const labels = { file: 'open (A)', file2: 'open (B)', noise_trace: 'noise trace' };
+    for (const slot of ['file', 'file2', 'noise_trace']) {
       const div = document.createElement('div');
       div.className = 'field';
       const label = document.createElement('label');
       label.htmlFor = 'goal-' + slot;
-      label.textContent = slot === 'file' ? 'open (A)' : 'open (B)';
+      label.textContent = labels[slot];
       const input = document.createElement('input');
       input.type = 'file';
       input.id = 'goal-' + slot;
-      input.accept = '.goal,.txt,text/plain';
+      input.accept = slot === 'noise_trace' ? '.txt,.dat,.trace,.tsv,text/plain' : '.goal,.txt,text/plain';
       input.addEventListener('change', function () {
         if (input.files.length > 0) {
           readFile(input.files[0], slot);
@@ -142,7 +193,8 @@
     }
     const help = document.createElement('p');
     help.className = 'note';
-    help.textContent = 'Or drop a .goal file on the page (Shift for side B), or add ?goal=PATH to the address for a file on this site.';
+    help.textContent = 'Or drop a .goal file on the page (Shift for side B), or add ?goal=PATH to the address for a file on this site. ' +
+      'A noise trace (LogGOPSim\'s start<TAB>duration lines, ns) dropped or picked stretches every rank\'s CPU work, at a seeded offset per rank or, with trace co-scheduled, at one offset.';
     note = document.createElement('p');
     note.className = 'note';
     note.setAttribute('role', 'status');
@@ -167,11 +219,12 @@
       return;
     }
     e.preventDefault();
-    readFile(e.dataTransfer.files[0], e.shiftKey ? 'file2' : 'file');
+    readFile(e.dataTransfer.files[0], 'drop', e.shiftKey);
   });
 
   window.addEventListener('commlab-ready', function () {
     window.commlab.loadGOAL = loadGOAL;
+    window.commlab.loadNoiseTrace = loadNoiseTrace;
     // After scene.js has built the controls (its listener runs after this
     // one), so that a loaded file's option lands in the file select.
     setTimeout(function () {
