@@ -3,9 +3,12 @@ package goal
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"unsafe"
+	"weak"
 )
 
 // pfDist is how far ahead prefetch looks, in items; pfMinOps the
@@ -188,16 +191,21 @@ func (x *Executor) Run(s *Schedule, p Params, n Noise, opt Options) (*Result, er
 }
 
 type exec struct {
-	s      *Schedule
-	o, O   uint64
-	g, G   uint64
-	L, S   uint64
-	ncpu   int
-	nnic   int
-	w      int               // slots per rank: max(CPUs, NICs)
-	hs     []hostSlot        // per rank, w slots: clocks, match queues
-	pend   []uint8           // dependencies left per op; pendBig: in big
-	big    map[uint32]uint32 // ops with ≥ pendBig dependencies
+	s    *Schedule
+	o, O uint64
+	g, G uint64
+	L, S uint64
+	ncpu int
+	nnic int
+	w    int               // slots per rank: max(CPUs, NICs)
+	hs   []hostSlot        // per rank, w slots: clocks, match queues
+	pend []uint8           // dependencies left per op; pendBig: in big
+	big  map[uint32]uint32 // ops with ≥ pendBig dependencies
+	// pend and big at the start of a run of pendOf, kept from its second
+	// run on
+	pend0  []uint8
+	big0   map[uint32]uint32
+	pendOf weak.Pointer[Schedule]
 	q      queue
 	aqtime uint32
 	// match queues: linked lists in one pool; rq holds posted recvs, uq
@@ -276,7 +284,7 @@ func reuse[T any](s []T, n int) []T {
 func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 	*e = exec{s: s, o: uint64(p.Overhead), O: uint64(p.OverheadPerByte), g: uint64(p.Gap),
 		G: uint64(p.GapPerByte), L: uint64(p.L), S: uint64(p.S), ncpu: s.CPUs(), nnic: s.NICs(), nz: nz, rec: rec,
-		hs: e.hs, pend: e.pend, pool: e.pool[:0], upool: e.upool[:0],
+		hs: e.hs, pend: e.pend, pend0: e.pend0, big0: e.big0, pendOf: e.pendOf, pool: e.pool[:0], upool: e.upool[:0],
 		freed: e.freed[:0], batch: e.batch[:0], q: e.q}
 	P := s.numRanks
 	e.w = max(e.ncpu, e.nnic)
@@ -285,21 +293,7 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 		e.hs[i].rqHead, e.hs[i].rqTail, e.hs[i].uqHead, e.hs[i].uqTail = nilNode, nilNode, nilNode, nilNode
 	}
 	n := s.NumOps()
-	e.pend = reuse(e.pend, n)
-	for _, d := range s.succ {
-		j := d &^ startDep
-		switch e.pend[j] {
-		default:
-			e.pend[j]++
-		case pendBig - 1:
-			if e.big == nil {
-				e.big = map[uint32]uint32{}
-			}
-			e.pend[j], e.big[j] = pendBig, pendBig
-		case pendBig:
-			e.big[j]++
-		}
-	}
+	e.initPend(s, n)
 	e.free, e.ufree = nilNode, nilNode
 	e.q.reset()
 	if want := s.NumOps() - s.sends; cap(e.pool) < want {
@@ -326,6 +320,38 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 			e.cause[i] = start0
 		}
 	}
+}
+
+// initPend sets every op's count of dependencies left. An executor that
+// runs the same schedule again (a sweep, a scene's rerun) keeps the
+// counts of its second run and copies them from then on; a one-off run
+// does not pay for the copy. The schedule is held weakly.
+func (e *exec) initPend(s *Schedule, n int) {
+	e.pend = reuse(e.pend, n)
+	if e.pendOf.Value() == s && e.pend0 != nil {
+		copy(e.pend, e.pend0)
+		e.big = maps.Clone(e.big0)
+		return
+	}
+	for _, d := range s.succ {
+		j := d &^ startDep
+		switch e.pend[j] {
+		default:
+			e.pend[j]++
+		case pendBig - 1:
+			if e.big == nil {
+				e.big = map[uint32]uint32{}
+			}
+			e.pend[j], e.big[j] = pendBig, pendBig
+		case pendBig:
+			e.big[j]++
+		}
+	}
+	if e.pendOf.Value() == s {
+		e.pend0, e.big0 = slices.Clone(e.pend), maps.Clone(e.big)
+		return
+	}
+	e.pendOf, e.pend0, e.big0 = weak.Make(s), nil, nil
 }
 
 // run is LogGOPSim's main loop. The initial operations (every rank's

@@ -54,8 +54,13 @@ type bucket struct{ head, tail int32 }
 func (q *queue) reset() {
 	q.last, q.head, q.n = 0, 0, 0
 	q.b0 = q.b0[:0]
-	q.chunks = q.chunks[:0]
+	// The chunks of an earlier run go on the free list as they are: a
+	// chunk appended anew is 6 KB to zero.
 	q.free = -1
+	for i := range q.chunks {
+		q.chunks[i].next = q.free
+		q.free = int32(i)
+	}
 	for i := range q.bk {
 		q.bk[i] = bucket{-1, -1}
 	}
