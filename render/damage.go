@@ -110,7 +110,13 @@ func (d *Damage) Next(l List, scale float64, size image.Point) (regions []image.
 	surf := surface{size, scale, l.Background}
 	d.cur = d.cur[:0]
 	for _, it := range l.Items {
-		sg := sig{h: hashItem(d.seed, it)}
+		var sg sig
+		var pre uint64
+		if pl, ok := it.(Polyline); ok {
+			sg.h, pre = hashPolyline(pl)
+		} else {
+			sg.h = hashItem(d.seed, it)
+		}
 		if r, ok := it.(Rect); ok && len(r.Dash) == 0 && r.Min.X <= r.Max.X && r.Min.Y <= r.Max.Y {
 			var h hasher
 			h.style(r.Style)
@@ -121,7 +127,7 @@ func (d *Damage) Next(l List, scale float64, size image.Point) (regions []image.
 		}
 		if pl, ok := it.(Polyline); ok && len(pl.Dash) == 0 && pl.Fill.A == 0 && len(pl.Points) >= 2 {
 			n := len(pl.Points)
-			sg.line, sg.n, sg.first = prefixHash(pl, n-1), n, pl.Points[0]
+			sg.line, sg.n, sg.first = pre, n, pl.Points[0]
 			a, b := pl.Points[n-2], pl.Points[n-1]
 			sg.box = [4]float64{min(a.X, b.X), min(a.Y, b.Y), max(a.X, b.X), max(a.Y, b.Y)}
 			if n >= 3 {
@@ -271,14 +277,6 @@ func grown(a, b sig, scale float64) (image.Rectangle, bool) {
 	}
 	bb.grow(a.half)
 	return bb.device(scale), true
-}
-
-// prefixHash hashes pl's style and its first m points.
-func prefixHash(pl Polyline, m int) uint64 {
-	var h hasher
-	h.style(pl.Style)
-	h.points(pl.Points[:m]...)
-	return h.sum | 1
 }
 
 // extended returns the device-pixel region where polyline a (as Next

@@ -19,10 +19,8 @@ func hashItem(seed maphash.Seed, it Item) uint64 {
 		h.points(it.From, it.To)
 		h.style(it.Style)
 	case Polyline:
-		h.word(3)
-		h.word(uint64(len(it.Points)))
-		h.points(it.Points...)
-		h.style(it.Style)
+		sum, _ := hashPolyline(it)
+		return sum
 	case Arrow:
 		h.word(4)
 		h.points(it.From, it.To)
@@ -54,6 +52,35 @@ func hashItem(seed maphash.Seed, it Item) uint64 {
 		h.word(0)
 	}
 	return h.sum
+}
+
+// hashPolyline is hashItem of a polyline, and in the same pass the hash of
+// its style and its points but the last (prefixHash of n−1 points), which
+// Damage keeps to tell a polyline that grew at its head.
+func hashPolyline(pl Polyline) (sum, prefix uint64) {
+	var h hasher
+	h.word(3)
+	h.style(pl.Style)
+	n := len(pl.Points)
+	if n > 0 {
+		h.points(pl.Points[:n-1]...)
+	}
+	prefix = h.sum | 1
+	if n > 0 {
+		h.points(pl.Points[n-1])
+	}
+	h.word(uint64(n))
+	return h.sum, prefix
+}
+
+// prefixHash hashes pl's style and its first m points, as hashPolyline
+// does for all but the last.
+func prefixHash(pl Polyline, m int) uint64 {
+	var h hasher
+	h.word(3)
+	h.style(pl.Style)
+	h.points(pl.Points[:m]...)
+	return h.sum | 1
 }
 
 // hasher mixes 64-bit words (a multiply-xorshift chain, as in wyhash's
