@@ -42,7 +42,14 @@ func TestPinnedRuns(t *testing.T) {
 				}
 				r, err := x.Run(c.s, c.p, n, Options{Record: rec})
 				if rec {
-					fmt.Fprintf(&out, "%s\t%s\t%s\n", c.name, nz.name, fingerprint(r, err))
+					fp := fingerprint(r, err)
+					fmt.Fprintf(&out, "%s\t%s\t%s\n", c.name, nz.name, fp)
+					// A third run of the schedule on x starts from the
+					// dependency counts x kept.
+					r3, err3 := x.Run(c.s, c.p, n2(nz), Options{Record: true})
+					if fp3 := fingerprint(r3, err3); fp3 != fp {
+						t.Errorf("%s %s: a rerun on the same Executor gives %s, the run before %s", c.name, nz.name, fp3, fp)
+					}
 				} else if r2, err2 := Run(c.s, c.p, n2(nz), Options{Record: true}); fingerprint(r, err) != fingerprint(stripRecord(r2), err2) {
 					t.Errorf("%s %s: the run without Record differs from the recorded one", c.name, nz.name)
 				}
