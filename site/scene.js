@@ -78,11 +78,14 @@
       buildPage(api);
     }
     const first = api.state();
+    const building = buildingBox(api);
     showErrors(first);
+    building(first);
     document.documentElement.dataset.theme = first.theme;
     window.addEventListener('commlab-state', function () {
       const st = api.state();
       showErrors(st);
+      building(st);
       document.documentElement.dataset.theme = st.theme;
       if (!embed) {
         syncPage(api, st);
@@ -156,6 +159,40 @@
       }
     });
     apply();
+  }
+
+  // ---- a run being built ----
+
+  // buildingBox adds the progress bar and cancel button of a run that
+  // builds in steps between frames (state().building, .progress; the run
+  // shown stays and plays meanwhile) and returns the func that shows st.
+  function buildingBox(api) {
+    const box = document.createElement('div');
+    box.id = 'building';
+    box.className = 'building';
+    box.setAttribute('role', 'status');
+    box.hidden = true;
+    const bar = document.createElement('progress');
+    bar.max = 1;
+    bar.value = 0;
+    bar.setAttribute('aria-label', 'Building the run');
+    const text = document.createElement('span');
+    text.className = 'build-text';
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.id = 'build-cancel';
+    cancel.textContent = 'Cancel';
+    cancel.title = 'Stop building; keep the run shown';
+    cancel.addEventListener('click', function () { api.cancel(); });
+    box.append(bar, text, cancel);
+    document.body.appendChild(box);
+    return function (st) {
+      box.hidden = !st.building;
+      if (st.building) {
+        bar.value = st.progress;
+        text.textContent = 'Building… ' + Math.floor(st.progress * 100) + ' %';
+      }
+    };
   }
 
   // ---- numbers and times ----
@@ -390,10 +427,12 @@
     for (const e of st.errors) {
       bad[e.key] = true;
     }
+    // While a run builds, the controls show the values asked for.
+    const asked = st.pending || st;
     const editing = document.activeElement;
     for (const key of Object.keys(inputs)) {
       const c = inputs[key];
-      const v = st.params[key];
+      const v = asked.params[key];
       if (v === undefined || bad[key] || c.input === editing) {
         continue;
       }
@@ -408,7 +447,7 @@
     }
     const seed = $('seed');
     if (!bad.seed && seed !== editing) {
-      seed.value = st.seedText;
+      seed.value = asked.seedText;
     }
     $('theme').value = st.theme;
 

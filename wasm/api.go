@@ -64,9 +64,28 @@ func (g *game) expose() (release func()) {
 	def("setParams", func(args []js.Value) any {
 		kv, errs := jsParams(args)
 		if len(errs) > 0 {
-			return change(func(a *app) []*scene.FieldError { a.errs = errs; a.dirty = true; return errs })
+			return settled(change(func(a *app) []*scene.FieldError { a.errs = errs; a.dirty = true; return errs }))
 		}
-		return change(func(a *app) []*scene.FieldError { return a.SetParams(kv) })
+		g.mu.Lock()
+		j, errs := g.app.Request(kv)
+		g.mu.Unlock()
+		if j == nil {
+			g.publish(true)
+			return settled(result(errs))
+		}
+		return g.launch(j)
+	})
+	def("cancel", func([]js.Value) any {
+		g.mu.Lock()
+		stopped := g.app.Cancel()
+		g.mu.Unlock()
+		g.publish(true)
+		if stopped {
+			g.built(nil, true)
+		}
+		r := result(nil).(map[string]any)
+		r["canceled"] = stopped
+		return r
 	})
 	def("setVisible", func(args []js.Value) any {
 		on := true
@@ -163,6 +182,85 @@ func (g *game) expose() (release func()) {
 			f.Release()
 		}
 	}
+}
+
+// launch starts j's build (unless it is in flight already, taking over
+// this request) and returns setParams' answer: the final {ok, errors} when
+// the build ended within its first slice, else {ok: true, building: true};
+// either way with done, a Promise of the final {ok, errors, canceled}.
+func (g *game) launch(j *job) any {
+	promise, resolve := newPromise()
+	j.wait(func(errs []*scene.FieldError, canceled bool) {
+		r := result(errs).(map[string]any)
+		r["canceled"] = canceled
+		r["ok"] = len(errs) == 0 && !canceled
+		resolve(r)
+	})
+	building := func() any {
+		r := result(nil).(map[string]any)
+		r["building"], r["done"] = true, promise
+		return r
+	}
+	if j.launched {
+		g.publish(true)
+		return building()
+	}
+	if !g.builder.start(j, g.finishLater) {
+		g.publish(true)
+		return building()
+	}
+	g.mu.Lock()
+	errs := g.app.Finish(j)
+	g.mu.Unlock()
+	g.publish(true)
+	g.built(errs, false)
+	r := result(errs).(map[string]any)
+	r["done"] = promise
+	return r
+}
+
+// finishLater applies a build that ended after its first slice; it runs
+// on the build's goroutine.
+func (g *game) finishLater(j *job) {
+	g.mu.Lock()
+	mine := j == g.app.job
+	errs := g.app.Finish(j)
+	g.mu.Unlock()
+	if mine {
+		g.publish(true)
+		g.built(errs, false)
+	}
+}
+
+// built sends "commlab-built" on window: a build ended and its outcome is
+// on the page (detail {ok, errors, canceled}).
+func (g *game) built(errs []*scene.FieldError, canceled bool) {
+	r := result(errs).(map[string]any)
+	r["canceled"] = canceled
+	r["ok"] = len(errs) == 0 && !canceled
+	opts := js.Global().Get("Object").New()
+	opts.Set("detail", js.ValueOf(r))
+	g.window.Call("dispatchEvent", js.Global().Get("CustomEvent").New("commlab-built", opts))
+}
+
+// settled is an answer with nothing left to build: done is a Promise
+// already resolved with it.
+func settled(r any) any {
+	m := r.(map[string]any)
+	m["done"] = js.Global().Get("Promise").Call("resolve", js.ValueOf(m))
+	return m
+}
+
+// newPromise returns a pending Promise and the func that resolves it.
+func newPromise() (js.Value, func(v any)) {
+	var resolve js.Value
+	exec := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolve = args[0]
+		return nil
+	})
+	p := js.Global().Get("Promise").New(exec)
+	exec.Release()
+	return p, func(v any) { resolve.Invoke(v) }
 }
 
 // result is the {ok, errors} object the changing calls return.

@@ -56,6 +56,24 @@ type app struct {
 	// hidden says the scene cannot be seen (a hidden tab, a frame scrolled
 	// away, a slide left): nothing is painted and the playhead waits.
 	hidden bool
+
+	// job is the build in flight, if any: the run shown stays (and plays)
+	// until it succeeds; if it fails, its error joins the messages. A
+	// newer request cancels it (or, for the same values, takes it over).
+	job *job
+	// buildSeconds is the wall time of the last build that ended, pauses
+	// for the page included.
+	buildSeconds float64
+}
+
+// launcher starts a job's build and says whether it ended at once (j.run
+// and j.err set); if not, the app's Finish hears of it later.
+type launcher func(j *job) (ended bool)
+
+// buildNow builds j at once, with no pauses: the native tests' launcher.
+func buildNow(j *job) bool {
+	j.build(nil)
+	return true
 }
 
 // newApp starts from a page URL's query. Bad values are kept as messages
@@ -64,6 +82,14 @@ type app struct {
 // are built instead, with the Build error among the messages; only if the
 // defaults fail too is there no picture, and newApp returns an error.
 func newApp(reg scene.Registry, query string) (*app, error) {
+	return startApp(reg, query, buildNow)
+}
+
+// startApp is newApp with the URL's build started by launch. If it does
+// not end at once (a heavy run, built in steps between frames), the
+// scene's defaults are built meanwhile and shown, with the URL's build in
+// flight (app.job) until Finish.
+func startApp(reg scene.Registry, query string, launch launcher) (*app, error) {
 	if len(reg) == 0 {
 		return nil, errors.New("this build has no scenes")
 	}
@@ -73,9 +99,20 @@ func newApp(reg scene.Registry, query string) (*app, error) {
 		a.errs = append(a.errs, fieldError(err))
 	}
 	a.sc, _ = reg.Lookup(st.Scene)
-	run, err := a.sc.Build(st.Values, st.Seed)
+	j := newJob(a.sc, change{next: st, speed: st.Speed, loop: st.Loop})
+	j.initial, j.query, j.keep = true, query, a.errs
+	var run scene.Run
+	var err error
+	if launch(j) {
+		run, err = j.run, j.err
+	} else {
+		a.job = j
+		err = errors.New("building the URL's run")
+	}
 	if err != nil {
-		a.errs = append(a.errs, fieldError(err))
+		if a.job == nil {
+			a.errs = append(a.errs, fieldError(err))
+		}
 		def := scene.Default(a.sc)
 		st.Values = def.Values
 		if run, err = a.sc.Build(st.Values, st.Seed); err != nil {
@@ -85,14 +122,22 @@ func newApp(reg scene.Registry, query string) (*app, error) {
 	a.st = st
 	a.install(run)
 	a.player.Speed, a.player.Loop = st.Speed, st.Loop
-	if err := a.player.Seek(scene.InitialT(query, st, a.run)); err != nil {
-		a.errs = append(a.errs, fieldError(err))
-	}
-	if st.Autoplay {
-		a.player.Play()
+	if a.job == nil {
+		a.opening(query)
 	}
 	a.sync()
 	return a, nil
+}
+
+// opening puts the playhead where the page's URL asks (scene.InitialT) and
+// plays if it says autoplay.
+func (a *app) opening(query string) {
+	if err := a.player.Seek(scene.InitialT(query, a.st, a.run)); err != nil {
+		a.errs = append(a.errs, fieldError(err))
+	}
+	if a.st.Autoplay {
+		a.player.Play()
+	}
 }
 
 // install makes run current with a fresh player that keeps the old one's
@@ -137,6 +182,16 @@ func message(e *scene.FieldError) string {
 // Query is the canonical URL query of the current view.
 func (a *app) Query() string {
 	a.sync()
+	if a.job != nil {
+		// The address bar holds what was asked for, so that a reload
+		// during a build builds it again.
+		next := a.job.c.next
+		next.Speed, next.Loop, next.T = a.job.c.speed, a.job.c.loop, a.st.T
+		if a.job.c.seek {
+			next.T = a.job.c.t
+		}
+		return next.Query(a.sc)
+	}
 	return a.st.Query(a.sc)
 }
 
@@ -145,9 +200,31 @@ func (a *app) Query() string {
 // nothing: every value must parse and the result must build, or nothing
 // changes and the errors come back (and become the page's messages).
 func (a *app) SetParams(kv map[string]string) []*scene.FieldError {
-	next := a.st
-	next.Values = a.st.Values.Clone()
-	speed, loop := a.player.Speed, a.player.Loop
+	j, errs := a.Request(kv)
+	if errs != nil || j == nil || j.launched {
+		return errs
+	}
+	buildNow(j)
+	return a.Finish(j)
+}
+
+// Request is SetParams for a page that builds in steps: a change that
+// needs no Build is applied at once (job nil); one that does becomes
+// app.job, which the caller launches unless it is already launched (the
+// values are those of the build in flight, which then takes the change
+// over), and Finish applies when the build ends. The view settings (theme,
+// speed, loop) apply to the run shown at once. A request made while a
+// build is in flight starts from the values being built; one that needs
+// another build cancels it.
+func (a *app) Request(kv map[string]string) (*job, []*scene.FieldError) {
+	base := change{next: a.st, speed: a.player.Speed, loop: a.player.Loop}
+	if a.job != nil {
+		base = a.job.c
+		base.seek = false
+	}
+	next := base.next
+	next.Values = base.next.Values.Clone()
+	speed, loop := base.speed, base.loop
 	t, seek := 0.0, false
 	var errs []*scene.FieldError
 	var notices []scene.Notice
@@ -223,42 +300,109 @@ func (a *app) SetParams(kv map[string]string) []*scene.FieldError {
 			}
 		}
 		var ferrs []error
-		notices, ferrs = scene.Follow(fields, a.st.Values, next.Values, given)
+		notices, ferrs = scene.Follow(fields, base.next.Values, next.Values, given)
 		for _, err := range ferrs {
 			bad(err)
 		}
 	}
 	if len(errs) > 0 {
 		a.errs, a.dirty = errs, true
-		return errs
+		return nil, errs
 	}
-	run := a.run
-	rebuild := next.Seed != a.st.Seed || !equalValues(next.Values, a.st.Values)
-	if rebuild {
-		r, err := a.sc.Build(next.Values, next.Seed)
-		if err != nil {
-			a.errs, a.dirty = []*scene.FieldError{fieldError(err)}, true
-			return a.errs
+	c := change{next: next, speed: speed, loop: loop, t: t, seek: seek, notices: notices}
+	if next.Seed == a.st.Seed && equalValues(next.Values, a.st.Values) {
+		// The run shown: any build in flight is no longer wanted.
+		if err := a.apply(c, a.run); err != nil {
+			return nil, []*scene.FieldError{err}
 		}
-		run = r
+		a.cancelJob()
+		return nil, nil
 	}
-	end := run.End()
-	if seek && !(t <= end) {
-		err := &scene.FieldError{Key: scene.KeyT, Value: raw(t), Want: fmt.Sprintf("a time in [0, %s] s (this run's length)", raw(end))}
+	a.st.Theme, a.player.Speed, a.player.Loop = next.Theme, speed, loop
+	a.errs, a.dirty = nil, true
+	if a.job != nil && next.Seed == a.job.c.next.Seed && equalValues(next.Values, a.job.c.next.Values) {
+		if !c.seek {
+			c.t, c.seek = a.job.c.t, a.job.c.seek
+		}
+		a.job.c = c
+		return a.job, nil
+	}
+	a.cancelJob()
+	a.job = newJob(a.sc, c)
+	a.sync()
+	return a.job, nil
+}
+
+// apply makes c current with run (the run shown, or the one c's build
+// made); a seek past run's end is an error, and then nothing changes.
+func (a *app) apply(c change, run scene.Run) *scene.FieldError {
+	if end := run.End(); c.seek && !(c.t <= end) {
+		err := &scene.FieldError{Key: scene.KeyT, Value: raw(c.t), Want: fmt.Sprintf("a time in [0, %s] s (this run's length)", raw(end))}
 		a.errs, a.dirty = []*scene.FieldError{err}, true
-		return a.errs
+		return err
 	}
-	if rebuild {
+	if run != a.run {
 		a.install(run)
 	}
-	a.st = next
-	a.player.Speed, a.player.Loop = speed, loop
-	if seek {
-		a.player.T = t
+	a.st = c.next
+	a.player.Speed, a.player.Loop = c.speed, c.loop
+	if c.seek {
+		a.player.T = c.t
 	}
-	a.errs, a.notices, a.dirty = nil, notices, true
+	a.errs, a.notices, a.dirty = nil, c.notices, true
 	a.sync()
 	return nil
+}
+
+// Finish applies j's outcome if j is still the build in flight (a
+// canceled or replaced build changes nothing): its run with its change,
+// or its error as the page's message with the run shown kept. It returns
+// the errors and tells j's waiters.
+func (a *app) Finish(j *job) []*scene.FieldError {
+	if j != a.job {
+		j.tell(nil, true)
+		return nil
+	}
+	a.job, a.buildSeconds, a.dirty = nil, j.seconds, true
+	var errs []*scene.FieldError
+	switch {
+	case j.err != nil:
+		errs = append(slices.Clone(j.keep), fieldError(j.err))
+		a.errs = errs
+	case j.initial:
+		a.install(j.run)
+		a.st = j.c.next
+		a.player.Speed, a.player.Loop = j.c.speed, j.c.loop
+		a.errs = j.keep
+		a.opening(j.query)
+		a.sync()
+	default:
+		if err := a.apply(j.c, j.run); err != nil {
+			errs = []*scene.FieldError{err}
+		}
+	}
+	j.tell(errs, false)
+	return errs
+}
+
+// Cancel stops the build in flight (the page's cancel button): the run
+// shown stays, and the controls go back to its values. It says whether
+// there was a build to stop.
+func (a *app) Cancel() bool {
+	if a.job == nil {
+		return false
+	}
+	a.cancelJob()
+	a.notices = []scene.Notice{{Key: "run", Message: "Build canceled: the run shown is the last one built."}}
+	a.dirty = true
+	return true
+}
+
+func (a *app) cancelJob() {
+	if a.job != nil {
+		a.job.Cancel()
+		a.job, a.dirty = nil, true
+	}
 }
 
 func raw(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -386,6 +530,17 @@ func (a *app) State(w, h int) map[string]any {
 	for i, n := range rep {
 		results[i] = map[string]any{"key": n.Key, "label": n.Label, "value": n.Value, "unit": n.Unit.String(), "text": n.Text(info)}
 	}
+	progress := 1.0
+	var pending any // null unless building: the values being built
+	if a.job != nil {
+		progress = a.job.Progress()
+		next := a.job.c.next
+		pv := make(map[string]any, len(next.Values))
+		for k, v := range next.Values {
+			pv[k] = v
+		}
+		pending = map[string]any{"params": pv, "seed": float64(next.Seed), "seedText": strconv.FormatUint(next.Seed, 10)}
+	}
 	notices := make([]any, len(a.notices))
 	for i, n := range a.notices {
 		notices[i] = map[string]any{"key": n.Key, "message": n.Message}
@@ -427,6 +582,11 @@ func (a *app) State(w, h int) map[string]any {
 		"paintMs":      a.paintMs.Value(),
 		"width":        w,
 		"height":       h,
+		"run":          float64(a.runID),
+		"building":     a.job != nil,
+		"progress":     progress,
+		"pending":      pending,
+		"buildMs":      a.buildSeconds * 1000,
 	}
 }
 

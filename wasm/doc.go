@@ -17,9 +17,26 @@
 //
 // # window.commlab
 //
-// All calls are synchronous and never block. "commlab-ready" is sent on
-// window when the API exists, "commlab-state" whenever the state changes
-// (at most ten times a second while only the playhead moves).
+// All calls return at once. "commlab-ready" is sent on window when the
+// API exists, "commlab-state" whenever the state changes (at most ten
+// times a second while only the playhead moves or a run builds), and
+// "commlab-built" when a build that setParams (or the URL) started has
+// ended and its outcome is on the page (event.detail {ok, errors,
+// canceled}).
+//
+// # Builds in steps
+//
+// A run is built in a goroutine that pauses (a 1 ms sleep, which hands
+// the thread back to the browser) whenever it has worked 12 ms and
+// reaches one of the model's checkpoints (engine/progress: between
+// trials, stages, blocks of the trace sort), so the page keeps its frames
+// and events while a run of seconds builds. The run shown stays on the
+// canvas and keeps playing until the new one is ready; state().building
+// and state().progress say how far it is, the page shows a bar and a
+// cancel button. A build that ends within its first slice (nearly all)
+// is applied before setParams returns, as when builds were synchronous.
+// A heavy URL shows the scene's defaults while it builds. The numbers do
+// not depend on the pauses: same seed, same numbers.
 //
 //	version()        string, never empty
 //	scenes()         [{name, title, paper, summary, time_unit, seed}]
@@ -33,11 +50,20 @@
 //	                 visible, query, numbers {key: value}, results [{key, label,
 //	                 value, unit, text}], notices [{key, message}], errors [{key,
 //	                 value, want, message}], frames, draws, firstFrameMs,
-//	                 layoutMs, paintMs, width, height}
-//	setParams(obj)   {ok, errors}: fields and seed, theme, speed, loop, autoplay,
-//	                 t; numbers, booleans or strings (anything else, a BigInt
-//	                 included, is an error naming the key); all or nothing;
-//	                 fields that depend on a changed one follow (scene.Follow)
+//	                 layoutMs, paintMs, width, height, run (counts runs built),
+//	                 building, progress (0..1), pending (null, or {params,
+//	                 seed, seedText} being built; query holds them), buildMs}
+//	setParams(obj)   {ok, errors, done} or, while the run builds, {ok: true,
+//	                 errors: [], building: true, done}: done is a Promise of
+//	                 the final {ok, errors, canceled}. Fields and seed, theme,
+//	                 speed, loop, autoplay, t; numbers, booleans or strings
+//	                 (anything else, a BigInt included, is an error naming the
+//	                 key); all or nothing; fields that depend on a changed one
+//	                 follow (scene.Follow). During a build, a change starts
+//	                 from the values being built; one that needs another run
+//	                 cancels the build in flight (its done: canceled)
+//	cancel()         stops the build in flight, keeping the run shown:
+//	                 {ok, errors, canceled (whether there was one)}
 //	setVisible(on)   stops (false) or resumes drawing and the playhead
 //	play(), pause(), toggle(), faster(), slower(), restart(), step(dir)
 //	seek(t)          {ok, errors}

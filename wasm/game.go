@@ -38,6 +38,9 @@ type game struct {
 
 	lastTick float64 // performance.now() of the last Update, in s
 
+	builder      *builder
+	lastProgress float64 // when the page last heard a build's progress, in s
+
 	perf    js.Value // performance, for now()
 	history js.Value
 	window  js.Value
@@ -49,6 +52,7 @@ func newGame(a *app) *game {
 		app:     a,
 		scale:   1,
 		painter: newPainter(),
+		builder: browserBuilder(),
 		perf:    win.Get("performance"),
 		history: win.Get("history"),
 		window:  win,
@@ -79,8 +83,13 @@ func (g *game) Update() error {
 		g.lastTick = 0
 	}
 	g.app.Tick(dt)
+	// A build in flight: the progress bar hears of it ten times a second.
+	building := g.app.job != nil && now-g.lastProgress >= eventThrottle
 	g.mu.Unlock()
-	g.publish(false)
+	if building {
+		g.lastProgress = now
+	}
+	g.publish(building)
 	return nil
 }
 

@@ -18,11 +18,22 @@ func main() {
 
 func run() error {
 	query := js.Global().Get("location").Get("search").String()
-	a, err := newApp(catalog.All(), query)
+	// A heavy URL builds in steps between frames like any later change;
+	// the scene's defaults are shown meanwhile. The build cannot end
+	// before the game exists (it runs only when this goroutine waits), but
+	// ready makes that plain.
+	b := browserBuilder()
+	ready := make(chan struct{})
+	var g *game
+	a, err := startApp(catalog.All(), query, func(j *job) bool {
+		return b.start(j, func(j *job) { <-ready; g.finishLater(j) })
+	})
 	if err != nil {
 		return err
 	}
-	g := newGame(a)
+	g = newGame(a)
+	g.builder = b
+	close(ready)
 	release := g.expose()
 	defer release()
 	g.publish(true) // the canonical URL at once, and the first state event

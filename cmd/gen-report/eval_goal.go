@@ -82,6 +82,7 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 	netDelay := fs.Int64("net-delay", 0, "network noise delay per event, ns, in [1, 1e15]")
 	seed := fs.Uint64("seed", 1, "random seed of the noise offsets and phases; the same seed gives the same output")
 	traceOut := fs.String("trace", "", "write the run as Chrome trace JSON (Perfetto) to this file")
+	force := addForce(fs.FlagSet)
 	if err := fs.parse(args, false); err != nil {
 		return err
 	}
@@ -135,6 +136,11 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 	var hint int64
 	if st, err := f.Stat(); err == nil {
 		hint = st.Size()
+	}
+	// The file's size bounds its operations (one per 24 bytes at most):
+	// refuse a file over the budget before reading it.
+	if err := checkCost("eval goal", goal.EstimateText(hint, hint < goalRecordLimit*24), *force); err != nil {
+		return err
 	}
 	s, err := goal.Read(f, *file, goal.ReadOptions{Labels: hint < goalRecordLimit*8, SizeHint: hint})
 	if err != nil {

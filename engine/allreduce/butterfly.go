@@ -133,6 +133,10 @@ func (s *Simulator) run(p Params, osn *noise.Periodic, net *noise.Poisson, rec *
 	kn := kernel{ps: s.procs[:p.P], ns: s.noise[:p.P], osn: osn, net: net, rec: rec, slow: s.slow,
 		tcomm: p.Tcomm(), work: p.Work(), overhead: p.SendOverhead, k: k,
 		progress: s.Progress, updates: float64(p.P) * float64(k+p.T)}
+	if rec != nil {
+		// Sorting the trace takes longer than the stages that record it.
+		kn.progress = s.Progress.Part(0, tracedStages)
+	}
 	// The jitter-free time bounds every finish from below; a few times it
 	// is where the noise cursors stop looking ahead at the start.
 	noJitter := p.NoJitterTime()
@@ -169,10 +173,17 @@ func (s *Simulator) run(p Params, osn *noise.Periodic, net *noise.Poisson, rec *
 		for i, pr := range kn.ps {
 			rec.AddMarker(i, pr.f, "final result")
 		}
-		rec.Sort()
+		if err := rec.SortProgress(s.Progress.Part(tracedStages, 1)); err != nil {
+			s.err = err
+			return Result{}
+		}
 	}
 	return res
 }
+
+// tracedStages is the share of a traced trial's time in its stages, for
+// Simulator.Progress; sorting the trace takes the rest.
+const tracedStages = 0.4
 
 // kernel carries one trial's constants through the stage loops.
 //

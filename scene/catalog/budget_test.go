@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"commlab/engine/cost"
 	"errors"
 	"strings"
 	"testing"
@@ -51,5 +52,29 @@ func TestPageBudgetRefuses(t *testing.T) {
 			t.Errorf("%s: refusing took %v: the estimate must run nothing", c.query, took)
 		}
 		t.Logf("%s: %v", c.query, fe)
+	}
+}
+
+// TestDefaultsFitThePage checks that every scene's defaults fit the page
+// with room to spare: a budget that refused the defaults would leave the
+// page without a picture.
+func TestDefaultsFitThePage(t *testing.T) {
+	for _, sc := range Unchecked() {
+		est, ok := sc.(scene.Estimator)
+		if !ok {
+			t.Errorf("%s: no Estimate: the page cannot refuse a run too large for it", sc.Info().Name)
+			continue
+		}
+		st := scene.Default(sc)
+		c, err := est.Estimate(st.Values)
+		if err != nil {
+			t.Errorf("%s: Estimate(defaults): %v", sc.Info().Name, err)
+			continue
+		}
+		half := cost.Page
+		half.Bytes, half.Seconds = half.Bytes/4, half.Seconds/4
+		if err := c.Check(half); err != nil {
+			t.Errorf("%s: defaults use more than a quarter of the page's budget: %v", sc.Info().Name, err)
+		}
 	}
 }

@@ -64,8 +64,10 @@ type result struct {
 // rest of `make test`.
 const bootTimeout = 45 * time.Second
 
-// ready is true once the API exists and a built run has been drawn.
-const ready = `window.commlab !== undefined && window.commlab.state().draws > 0 && window.commlab.state().firstFrameMs > 0`
+// ready is true once the API exists and a built run has been drawn, and
+// the URL's run is built (a heavy one builds in steps while the scene's
+// defaults are drawn).
+const ready = `window.commlab !== undefined && window.commlab.state().draws > 0 && window.commlab.state().firstFrameMs > 0 && !window.commlab.state().building`
 
 // openScene opens scene.html?query and waits until it has drawn a run.
 func (s *session) openScene(query string) pageState {
@@ -87,14 +89,16 @@ func (s *session) call(expr string) result {
 	return eval[result](s, expr)
 }
 
-// setParams calls commlab.setParams(obj) with obj given as Go values.
+// setParams calls commlab.setParams(obj) with obj given as Go values and
+// returns its final outcome, once a run that builds in steps is built
+// (the answer's done).
 func (s *session) setParams(obj map[string]any) result {
 	s.t.Helper()
 	js, err := json.Marshal(obj)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	return s.call(`window.commlab.setParams(` + string(js) + `)`)
+	return s.call(`window.commlab.setParams(` + string(js) + `).done`)
 }
 
 // settled waits until the page's address bar holds its state, the

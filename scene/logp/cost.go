@@ -1,0 +1,24 @@
+package logp
+
+import (
+	"commlab/engine/cost"
+	"commlab/engine/logp"
+	"commlab/scene"
+)
+
+// Estimate is what Build will take for v (parsed): the plan, its two
+// traced replays, the running mean's replays and the Monte Carlo E[T]'s
+// trials (as many as keep their operations near ExpectedOps).
+func (Scene) Estimate(v scene.Values) (cost.Cost, error) {
+	p, ls, err := Params(v)
+	if err != nil {
+		return cost.Cost{}, err
+	}
+	ops := logp.Ops(p, ls)
+	trials := min(MaxExpectedTrials, max(MinExpectedTrials, ExpectedOps/max(1, ops)))
+	c := logp.Estimate(p, ls, 2+v.Int(KeyReplays)+trials, 1)
+	c.Spans = 2 * float64(ops)
+	c.Bytes += 2 * 150 * float64(ops) // two traces of about a span and a message per operation
+	c.Key = KeyReplays
+	return c, nil
+}

@@ -1,0 +1,42 @@
+package schedule
+
+import (
+	"commlab/engine/cost"
+	"commlab/engine/goal"
+	"commlab/scene"
+)
+
+// barBytes is what the scene lays out per operation beside the recorded
+// run: its bar (32 bytes) and its share of the gaps and heat strips.
+const barBytes = 100
+
+// Estimate is what Build will take for v (parsed): each side's recorded
+// run of its schedule (goal.EstimateRun) and its bars. A file the page
+// does not know is Build's error, not the estimate's.
+func (Scene) Estimate(v scene.Values) (cost.Cost, error) {
+	files := []string{v[KeyFile]}
+	switch v[KeyCompare] {
+	case CompareParams:
+		files = append(files, v[KeyFile])
+	case CompareFile:
+		files = append(files, v[KeyFile2])
+	}
+	var c cost.Cost
+	for _, f := range files {
+		s, err := lookup(f)
+		if err != nil {
+			continue
+		}
+		e := goal.EstimateRun(s.NumOps(), true)
+		e.Bytes += barBytes * float64(s.NumOps())
+		if c.Why == "" {
+			c = e
+			continue
+		}
+		c.Events += e.Events
+		c.Spans += e.Spans
+		c.Bytes += e.Bytes
+		c.Seconds += e.Seconds
+	}
+	return c, nil
+}
