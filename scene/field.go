@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Kind is the type of a parameter's value.
@@ -84,7 +85,17 @@ type FieldError struct {
 }
 
 func (e *FieldError) Error() string {
-	return fmt.Sprintf("%s: %q is not allowed; want %s", Cut(e.Key), Cut(e.Value), e.Want)
+	return fmt.Sprintf("%s: %q is not allowed; want %s", CutKey(e.Key), Cut(e.Value), e.Want)
+}
+
+// CutKey is Cut for a key a message shows unquoted: a URL's key may hold
+// anything (%0A is a newline), so one with a control character is quoted,
+// and the message stays one line.
+func CutKey(key string) string {
+	if strings.ContainsFunc(key, unicode.IsControl) {
+		return strconv.Quote(Cut(key))
+	}
+	return Cut(key)
 }
 
 // MaxShown is how many characters of a user's value a message repeats: a

@@ -29,3 +29,20 @@ func TestParseQueryRefusedFallsBack(t *testing.T) {
 		t.Errorf("?period=1e-6&duration=1e-7: %v %v", st.Values, errs)
 	}
 }
+
+// TestKeyWithNewline: a URL key holding a newline (%0A) or another control
+// character is quoted in the message, which stays one line.
+func TestKeyWithNewline(t *testing.T) {
+	_, errs := ParseQuery("%0Ax=1&a%0D=1&a%0D=2", Registry{depScene{}})
+	if len(errs) != 2 {
+		t.Fatalf("%d errors, want 2: %v", len(errs), errs)
+	}
+	for _, err := range errs {
+		if strings.ContainsAny(err.Error(), "\n\r") {
+			t.Errorf("message over lines: %q", err)
+		}
+	}
+	if !strings.HasPrefix(errs[0].Error(), `"\nx": "1" is not allowed`) && !strings.HasPrefix(errs[1].Error(), `"\nx": "1" is not allowed`) {
+		t.Errorf("messages %q", errs)
+	}
+}

@@ -100,7 +100,7 @@ func ParseQueryNotices(query string, reg Registry) (State, []Notice, []error) {
 	// field keeps its default. (A repeated scene name falls back too.)
 	for _, key := range sortedKeys(q) {
 		if vs := q[key]; len(vs) > 1 {
-			errs = append(errs, &FieldError{Key: key, Value: strings.Join(vs, ", "), Want: fmt.Sprintf("one value; the URL gives %s %d times", Cut(key), len(vs))})
+			errs = append(errs, &FieldError{Key: key, Value: strings.Join(vs, ", "), Want: fmt.Sprintf("one value; the URL gives %s %d times", CutKey(key), len(vs))})
 			delete(q, key)
 		}
 	}

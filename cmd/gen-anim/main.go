@@ -9,10 +9,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
-	"commlab/internal/budget"
 	"commlab/internal/outfile"
 	"commlab/render"
 	"commlab/render/raster"
@@ -86,7 +86,6 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 	fs.Float64Var(&o.seconds, "seconds", 0, fmt.Sprintf("with -gif: play the run over this many seconds, %d to %d (default %g divided by the query's speed)", minSecs, maxSecs, scene.PlaySeconds))
 	fs.StringVar(&o.index, "index", "", "write the site's start page, its cards made from the scene catalog, to `FILE` (site/index.html); alone or with -thumbs")
 	fs.StringVar(&o.thumbs, "thumbs", "", fmt.Sprintf("write every scene's last frame at its defaults to `DIR`/NAME.png, %gx%g px", thumbW*thumbScale, thumbH*thumbScale))
-	force := fs.Bool("force", false, "build a run over the budget ("+budget.Describe()+") anyway")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stdout, "usage: gen-anim [flags] -png FILE | -gif FILE | -thumbs DIR | -index FILE")
@@ -94,14 +93,21 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 			fs.PrintDefaults()
 			return nil
 		}
-		return usageError{err.Error()}
+		// Quoted values and unquoted names ("flag provided but not
+		// defined: -NAME") alike may be megabytes long.
+		words := strings.Split(cutQuoted(err.Error()), " ")
+		for i, w := range words {
+			if !strings.Contains(w, `"`) {
+				words[i] = scene.Cut(w)
+			}
+		}
+		return usageError{strings.Join(words, " ")}
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q; every input is a flag (see -help)", fs.Arg(0))
+		return usagef("unexpected argument %q; every input is a flag (see -help)", scene.Cut(fs.Arg(0)))
 	}
 	o.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
-	reg = reg.Within(cliBudget(*force))
 	if err := o.check(); err != nil {
 		return err
 	}
@@ -160,7 +166,7 @@ func (o options) check() error {
 	}
 	if o.theme != "" {
 		if _, ok := render.ThemeByName(o.theme); !ok {
-			return usagef("-theme %q: want one of %s", o.theme, strings.Join(render.ThemeNames, ", "))
+			return usagef("-theme %q: want one of %s", scene.Cut(o.theme), strings.Join(render.ThemeNames, ", "))
 		}
 	}
 	if o.atEnd && o.png == "" {
@@ -203,30 +209,36 @@ func (o options) state(reg scene.Registry) (scene.State, scene.Scene, error) {
 	q := o.pageQuery()
 	given, err := url.ParseQuery(q)
 	if err != nil {
-		return scene.State{}, nil, usagef("-query %q: not a URL query (%v)", o.query, err)
+		return scene.State{}, nil, usagef("-query %q: not a URL query (%v)", scene.Cut(o.query), cutQuoted(err.Error()))
 	}
 	if o.scene != "" {
 		if _, ok := reg.Lookup(o.scene); !ok {
-			return scene.State{}, nil, usagef("-scene %q: want one of %s", o.scene, strings.Join(reg.Names(), ", "))
+			return scene.State{}, nil, usagef("-scene %q: want one of %s", scene.Cut(o.scene), strings.Join(reg.Names(), ", "))
 		}
 		if s := given.Get(scene.KeyScene); s != "" && s != o.scene {
-			return scene.State{}, nil, usagef("-scene %s and the query's scene=%s disagree; give one", o.scene, s)
+			return scene.State{}, nil, usagef("-scene %s and the query's scene=%s disagree; give one", o.scene, scene.Cut(s))
 		}
 		q = scene.KeyScene + "=" + url.QueryEscape(o.scene) + "&" + q
 	}
 	if o.theme != "" {
 		if th := given.Get(scene.KeyTheme); th != "" && th != o.theme {
-			return scene.State{}, nil, usagef("-theme %s and the query's theme=%s disagree; give one", o.theme, th)
+			return scene.State{}, nil, usagef("-theme %s and the query's theme=%s disagree; give one", o.theme, scene.Cut(th))
 		}
 	}
 	if o.atEnd && given.Has(scene.KeyT) {
-		return scene.State{}, nil, usagef("-at-end and the query's t=%s both set the playhead; give one", given.Get(scene.KeyT))
+		return scene.State{}, nil, usagef("-at-end and the query's t=%s both set the playhead; give one", scene.Cut(given.Get(scene.KeyT)))
 	}
 	st, errs := scene.ParseQuery(q, reg)
 	if len(errs) > 0 {
-		msgs := make([]string, len(errs))
-		for i, e := range errs {
-			msgs[i] = e.Error()
+		// The first few, so a query of a thousand bad keys stays one
+		// readable line.
+		const shown = 5
+		var msgs []string
+		for _, e := range errs[:min(len(errs), shown)] {
+			msgs = append(msgs, e.Error())
+		}
+		if len(errs) > shown {
+			msgs = append(msgs, fmt.Sprintf("and %d more", len(errs)-shown))
 		}
 		return scene.State{}, nil, usagef("-query: %s", strings.Join(msgs, "; "))
 	}
@@ -382,4 +394,31 @@ var dataOut io.Writer = os.Stdout
 // symlink, to stdout for "-".
 func writeFile(path string, write func(io.Writer) error) error {
 	return outfile.Write(path, dataOut, write)
+}
+
+// cutQuoted shortens every Go-quoted string in msg with scene.Cut: the
+// flag package quotes a whole bad value ("invalid value %q for flag -%s"),
+// and an argument may be megabytes long.
+func cutQuoted(msg string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '"')
+		if i < 0 {
+			break
+		}
+		q, err := strconv.QuotedPrefix(msg[i:])
+		if err != nil {
+			break
+		}
+		b.WriteString(msg[:i])
+		msg = msg[i+len(q):]
+		if u, err := strconv.Unquote(q); err == nil {
+			if c := scene.Cut(u); c != u {
+				q = strconv.Quote(c)
+			}
+		}
+		b.WriteString(q)
+	}
+	b.WriteString(msg)
+	return b.String()
 }
