@@ -117,16 +117,25 @@ func explain(p Params, updates, windows, met, buckets float64, traced bool) (key
 	}
 	why = fmt.Sprintf("%s with N = %s and period = %s %s", pn, cost.Num(p.N), cost.Num(p.Period), strings.Join(parts, " and "))
 	osTerm := p.OSJitter && (traced && 2*met > 2*P*K || windows >= big/10)
-	if osTerm || p.NetWait == WaitPeriod {
+	// Lowering N helps only while βN and γN, not α, make the stages long.
+	byN := (p.Beta+p.Gamma)*p.N > p.Alpha
+	lowerN := func(over float64) string {
+		return fmt.Sprintf("lower N to at most %s", cost.Num(p.N/cost.Scale(over, 1)))
+	}
+	switch {
+	case osTerm || p.NetWait == WaitPeriod:
 		key = "period"
 		fit = func(over float64) string {
-			return fmt.Sprintf("raise period to at least %s or lower N to at most %s", cost.Num(p.Period*cost.Scale(over, 1)), cost.Num(p.N/cost.Scale(over, 1)))
+			s := fmt.Sprintf("raise period to at least %s", cost.Num(p.Period*cost.Scale(over, 1)))
+			if byN {
+				s += " or " + lowerN(over)
+			}
+			return s
 		}
-	} else {
-		key = "N"
-		fit = func(over float64) string {
-			return fmt.Sprintf("lower N to at most %s", cost.Num(p.N/cost.Scale(over, 1)))
-		}
+	case byN:
+		key, fit = "N", lowerN
+	default:
+		key, fit = "period", func(float64) string { return "lower period (net_wait=inverse: the mean wait is 1/period)" }
 	}
 	if !osTerm { // network noise alone: N first
 		key = "N"

@@ -113,10 +113,10 @@ func (e *Error) Error() string {
 	memOver := limited(b.Bytes) && c.Bytes > b.Bytes
 	timeOver := limited(b.Seconds) && c.seconds(b) > b.Seconds
 	if memOver {
-		what = append(what, fmt.Sprintf("≈ %s, over %s's %s", Bytes(c.Bytes), b.Name, Bytes(b.Bytes)))
+		what = append(what, fmt.Sprintf("%s, over %s's %s", approx(Bytes(c.Bytes)), b.Name, Bytes(b.Bytes)))
 	}
 	if timeOver {
-		what = append(what, fmt.Sprintf("≈ %s of engine time, over %s's %s", Duration(c.seconds(b)), b.Name, Duration(b.Seconds)))
+		what = append(what, fmt.Sprintf("%s of engine time, over %s's %s", approx(Duration(c.seconds(b))), b.Name, Duration(b.Seconds)))
 	}
 	if !memOver && !timeOver { // NaN
 		what = append(what, "a cost that cannot be estimated")
@@ -137,6 +137,14 @@ func (e *Error) Error() string {
 	return msg
 }
 
+// approx marks an estimate: "≈ 40 GB", but "more than 1e24 B" as is.
+func approx(s string) string {
+	if strings.HasPrefix(s, "more than") {
+		return s
+	}
+	return "≈ " + s
+}
+
 // Num writes a count or a parameter value for messages, to two or three
 // significant digits: "64", "0.001", "4.2e8", "1.9e-4".
 func Num(x float64) string {
@@ -145,6 +153,9 @@ func Num(x float64) string {
 		m = strings.TrimSuffix(m, ".0")
 		exp, _ := strconv.Atoi(e)
 		return fmt.Sprintf("%se%d", m, exp)
+	}
+	if math.Abs(x) >= 1000 {
+		return strconv.FormatFloat(math.Round(x), 'f', 0, 64)
 	}
 	return fmt.Sprintf("%.3g", x)
 }
