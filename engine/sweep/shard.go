@@ -80,13 +80,26 @@ func Merge[R any](parts []Partial[R]) ([][]R, error) {
 		return nil, fmt.Errorf("merge: no shard outputs")
 	}
 	fp, n := parts[0].Fingerprint, parts[0].Points
-	out := make([][]R, n)
-	from := make([]Shard, n)
+	// The parts come from files: a grid's size is checked against the
+	// results they hold before anything that size is made (a "points" of
+	// -1 or 1e15 would panic or exhaust memory).
+	held := 0
 	for _, p := range parts {
 		if p.Fingerprint != fp || p.Points != n {
 			return nil, fmt.Errorf("merge: shard %v is of another grid (%q, %d points) than shard %v (%q, %d points)",
 				p.Shard, p.Fingerprint, p.Points, parts[0].Shard, fp, n)
 		}
+		held += len(p.Results)
+	}
+	if n < 1 {
+		return nil, fmt.Errorf("merge: shard %v has %d points, want at least 1", parts[0].Shard, n)
+	}
+	if n > held {
+		return nil, fmt.Errorf("merge: %d of %d points missing: the shard outputs hold %d; is a shard's output absent?", n-held, n, held)
+	}
+	out := make([][]R, n)
+	from := make([]Shard, n)
+	for _, p := range parts {
 		for _, pt := range slices.Sorted(maps.Keys(p.Results)) { // in order: stable messages
 			r := p.Results[pt]
 			if pt < 0 || pt >= n {
