@@ -10,8 +10,8 @@ import (
 // EstimateBounds -v ./engine/nbc/ logs it): bytes allocated per message of
 // the alltoalls (57-84 with MPI and TCC; about 1,000-1,400 with LibNBC's
 // schedules) and per progress call or chunk of rows (about 8), and engine
-// time per message (2-12 µs) and per call (about 2 µs) on one core of the
-// development machine under a load of 17.
+// time per message (2-12 µs) and per call (0.8-2 µs) on one core of the
+// development machine under a load of 10-17.
 const (
 	messageBytes       = 100
 	libNBCMessageBytes = 1400
@@ -19,7 +19,7 @@ const (
 	fixedBytes         = 128 << 10
 	nsMessage          = 3000
 	libNBCnsMessage    = 6000
-	nsCall             = 1500
+	nsCall             = 800
 )
 
 // Messages is the point-to-point messages of p's alltoalls: every node
@@ -61,9 +61,15 @@ func Estimate(p Params) cost.Cost {
 		Key:     "nodes",
 		Why:     fmt.Sprintf("nodes = %d with collectives = %d sends about %s messages", p.Nodes, p.Collectives, cost.Num(msgs)),
 	}
+	c.Fit = func(over float64) string {
+		return fmt.Sprintf("lower collectives to at most %d or nodes to at most %d", max(1, int(float64(p.Collectives)/cost.Scale(over, 1))), max(2, int(float64(p.Nodes)/cost.Scale(over, 2))))
+	}
 	if calls > msgs {
 		c.Key = "test_every"
 		c.Why = fmt.Sprintf("nodes = %d with matrix = %d and test_every = %d makes about %s progress calls", p.Nodes, p.Matrix, p.TestEvery, cost.Num(calls))
+		c.Fit = func(over float64) string {
+			return fmt.Sprintf("raise test_every to at least %d or lower matrix to at most %d", int(float64(p.TestEvery)*cost.Scale(over, 1))+1, int(float64(p.Matrix)/cost.Scale(over, 1)))
+		}
 	}
 	return c
 }
