@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -29,4 +32,30 @@ func TestTopologyEdges(t *testing.T) {
 	} {
 		t.Run(tc.args, func(t *testing.T) { checkBadInput(t, tc.args, tc.want) })
 	}
+}
+
+// TestEvalGoalTraceOutput: -trace writes as every output does
+// (internal/outfile): through a symlink to its target, leaving the link;
+// "-" is refused, since standard output carries the eval's JSON.
+func TestEvalGoalTraceOutput(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.json")
+	link := filepath.Join(dir, "link.json")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	args := "eval goal -f " + goalExamples + "ex_linear_alltoall_8.goal -trace "
+	if _, _, err := runCmd(t, strings.Fields(args+link)...); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symlink was replaced: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), "traceEvents") {
+		t.Errorf("the target holds %.40q, not the trace", b)
+	}
+	checkBadInput(t, args+"-", "eval goal: -trace -: standard output carries the eval's JSON; name a file")
 }

@@ -9,6 +9,7 @@ import (
 
 	"commlab/engine/goal"
 	"commlab/engine/trace"
+	"commlab/internal/outfile"
 )
 
 // goalRecordLimit is the largest schedule `eval goal` records (per
@@ -88,6 +89,9 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 	}
 	if *file == "" {
 		return fmt.Errorf("eval goal: -f is required: the GOAL file to run")
+	}
+	if *traceOut == "-" {
+		return fmt.Errorf("eval goal: -trace -: standard output carries the eval's JSON; name a file")
 	}
 	if err := p.Validate(); err != nil {
 		return fs.paramError(err)
@@ -193,14 +197,10 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 	return fs.writeJSON(stdout, ev)
 }
 
+// writeGoalTrace writes the trace as every command writes its outputs
+// (internal/outfile): atomically for a regular file, through a symlink to
+// its target, straight into a FIFO or device, no temporary file left on
+// SIGINT.
 func writeGoalTrace(path string, tc *trace.Trace) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := trace.WriteChrome(f, tc); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return outfile.Write(path, nil, func(w io.Writer) error { return trace.WriteChrome(w, tc) })
 }
