@@ -17,7 +17,7 @@ SITE := site
 REPORTS := $(SITE)/reports
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build wasm site thumbs readme report report-quick serve test fmt vet test-go test-wasm test-report e2e bench clean vendor-echarts
+.PHONY: help build wasm site thumbs readme report report-quick serve test fmt vet test-go test-wasm test-report test-long e2e bench clean vendor-echarts
 
 ## help: list the verbs
 help:
@@ -104,6 +104,26 @@ test-report:
 	echo $(GO) run ./cmd/gen-report -quick -out "$$tmp/reports"; \
 	$(GO) run ./cmd/gen-report -quick -out "$$tmp/reports"; \
 	COMMLAB_REPORTS="$$tmp/reports" $(MAKE) e2e
+
+## test-long: the long mode: every fuzz test (func FuzzX in a _test.go) fuzzed for FUZZTIME (30s) each, one after another; not part of make test, which runs their seeds
+# go test -fuzz takes one target per package run, so each runs alone. The
+# targets are found by name, so a new fuzz test joins without an edit here.
+# -fuzzminimizetime bounds the minimization of each input that finds new
+# code (60 s by default): while the fuzzer minimizes, it reports nothing,
+# so a long minimization looked like a stall (engine/goal's FuzzRead). An
+# input that fails is written to the package's testdata/fuzz/ (commit it
+# with the fix: it then runs in every go test).
+FUZZTIME ?= 30s
+test-long:
+	@n=0; start=$$SECONDS; \
+	for file in $$(grep -rlE --include='*_test.go' --exclude-dir=.git --exclude-dir=node_modules '^func Fuzz[A-Za-z0-9_]*\(' . | sort); do \
+		for name in $$(grep -oE '^func Fuzz[A-Za-z0-9_]*' "$$file" | sed 's/^func //'); do \
+			echo "=== $$name ($$(dirname $$file))"; \
+			$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10s "./$$(dirname $$file)/" || exit 1; \
+			n=$$((n + 1)); \
+		done; \
+	done; \
+	echo "=== test-long: $$n fuzz tests, $(FUZZTIME) each: ok in $$((SECONDS - start))s"
 
 ## e2e: browser tests in headless Chromium (cmd/serve/e2e; builds its own wasm)
 # They take well under a minute; the timeout turns a hung page into a
