@@ -1,6 +1,7 @@
 package goal
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -370,4 +371,40 @@ func TestDoneTwice(t *testing.T) {
 	if l2 := r.Timeline.Ops[1]; l2.Done <= 50007 {
 		t.Errorf("l2 done at %d, want after l3", l2.Done)
 	}
+}
+
+// FuzzNoiseTrace: any text is a trace or an error naming the file (and
+// for a bad line, its line and column); a trace read has increasing
+// starts, and stretching work with it at any offset never panics and
+// never exceeds the trace's events laid end to end over the work's span.
+func FuzzNoiseTrace(f *testing.F) {
+	f.Add([]byte("# start\tduration\n0\t10\n100\t20\n300\t5\n1000\t0\n"), uint64(40), uint64(60), uint64(1500))
+	f.Add([]byte("\uFEFF0 0\r\n5e2\t1.5\n9000\t0\n"), uint64(0), uint64(0), uint64(1))
+	f.Add([]byte("0\t1\n10\t2\t3\n"), uint64(1), uint64(2), uint64(3))
+	f.Fuzz(func(t *testing.T, data []byte, off, start, n uint64) {
+		tr, err := ReadNoiseTrace(bytes.NewReader(data), "f.txt")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.txt:") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		for i := 1; i < len(tr.Start); i++ {
+			if tr.Start[i] <= tr.Start[i-1] {
+				t.Fatalf("starts %d then %d", tr.Start[i-1], tr.Start[i])
+			}
+		}
+		span := tr.Start[len(tr.Start)-1]
+		off %= span
+		start %= 1 << 40
+		n %= 1 << 20
+		var all uint64
+		for _, d := range tr.Duration {
+			all += d
+		}
+		got := tr.stall(off, start, start+n)
+		if wraps := n/span + 2; got > wraps*all {
+			t.Fatalf("stall %d over %d ns exceeds %d wraps of the trace's %d ns of events", got, n, wraps, all)
+		}
+	})
 }
