@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"commlab/internal/budget"
 	"commlab/internal/outfile"
 	"commlab/render"
 	"commlab/render/raster"
@@ -86,6 +87,7 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 	fs.Float64Var(&o.seconds, "seconds", 0, fmt.Sprintf("with -gif: play the run over this many seconds, %d to %d (default %g divided by the query's speed)", minSecs, maxSecs, scene.PlaySeconds))
 	fs.StringVar(&o.index, "index", "", "write the site's start page, its cards made from the scene catalog, to `FILE` (site/index.html); alone or with -thumbs")
 	fs.StringVar(&o.thumbs, "thumbs", "", fmt.Sprintf("write every scene's last frame at its defaults to `DIR`/NAME.png, %gx%g px", thumbW*thumbScale, thumbH*thumbScale))
+	force := fs.Bool("force", false, "build a run over the budget ("+budget.Describe()+") anyway")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stdout, "usage: gen-anim [flags] -png FILE | -gif FILE | -thumbs DIR | -index FILE")
@@ -108,6 +110,7 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 	}
 	o.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	reg = reg.Within(cliBudget(*force))
 	if err := o.check(); err != nil {
 		return err
 	}
