@@ -13,21 +13,15 @@ type Progressive interface {
 }
 
 // BuildProgress builds sc's run for v and seed, telling pr the fraction
-// done when sc is Progressive (else pr hears only the end). A scene that
-// is not Progressive builds in one step, so a long Build of one blocks its
-// caller until done.
+// done when sc is Progressive. A scene that is not is built by Build in
+// one step, and pr hears nothing: a long Build of one holds its caller up
+// until done (and a browser build of it ends within its first slice, so
+// setParams answers with its outcome).
 func BuildProgress(sc Scene, v Values, seed uint64, pr progress.Func) (Run, error) {
 	if p, ok := sc.(Progressive); ok {
 		return p.BuildProgress(v, seed, pr)
 	}
-	r, err := sc.Build(v, seed)
-	if err != nil {
-		return nil, err
-	}
-	if err := pr.Report(1); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return sc.Build(v, seed)
 }
 
 // BuildProgress is Build's budget check, then the scene's own

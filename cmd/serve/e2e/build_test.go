@@ -5,8 +5,10 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -250,5 +252,29 @@ func TestBuildInSteps(t *testing.T) {
 	}
 	if st := s.state(); st.Seed != seed+3 || old.Seed == st.Seed {
 		t.Errorf("after the newer build: seed %v, want %d", st.Seed, seed+3)
+	}
+
+	// The same run from the URL: the scene's defaults are drawn while it
+	// builds, the address bar keeps the URL's values, and then it is
+	// shown with the native numbers.
+	uq := url.Values{"scene": {"jitter"}, "seed": {fmt.Sprint(seed)}}
+	for k, v := range heavyJitter {
+		uq.Set(k, fmt.Sprint(v))
+	}
+	q := uq.Encode()
+	u := newSession(t, serveScenes(t))
+	u.open("scene.html?" + q)
+	u.waitFor("the defaults to be drawn", `window.commlab !== undefined && window.commlab.state().draws > 0`, bootTimeout)
+	first := eval[buildState](u, `window.commlab.state()`)
+	if !first.Building || first.Pending == nil || first.Pending.Params["P"] != "4096" || first.Params["P"] == "4096" {
+		t.Errorf("loading %s: building %v, params P %s, pending %+v; want the defaults drawn while P = 4096 builds", q, first.Building, first.Params["P"], first.Pending)
+	}
+	if search := eval[string](u, `location.search`); !strings.Contains(search, "P=4096") {
+		t.Errorf("while the URL's run builds the address bar says %s, want its P = 4096", search)
+	}
+	u.waitFor("the URL's run", `!window.commlab.state().building`, 90*time.Second)
+	u.waitFor("the URL's parameters", paramsAre(values, seed), 5*time.Second)
+	if got := u.numberBits(); !reflect.DeepEqual(got, want) {
+		t.Errorf("the URL's run: page numbers %v\nnative Build's %v", u.state().Numbers, native.Numbers())
 	}
 }
