@@ -96,8 +96,9 @@ func (j *job) build(pr progress.Func) {
 // builder runs jobs in steps: the build runs in a goroutine and, once it
 // has worked for slice, pauses at its next checkpoint (pause). In the
 // browser, where Go's goroutines share JavaScript's one thread and Go hands
-// the thread back only when every goroutine waits, the pause is a short
-// sleep: the page gets its frames and events, then the build goes on.
+// the thread back only when every goroutine waits, the pause waits one
+// turn of the event loop (browserBuilder, yield_js.go): the page gets its
+// frames and events, then the build goes on.
 type builder struct {
 	slice time.Duration
 	pause func()
@@ -108,13 +109,6 @@ type builder struct {
 // under a 60 Hz frame (16.7 ms), so the page keeps drawing while a run of
 // seconds builds.
 const buildSlice = 12 * time.Millisecond
-
-// browserBuilder pauses with a sleep of a millisecond, which Go's js/wasm
-// runtime turns into a setTimeout: the browser runs its frames and events
-// before the build goes on.
-func browserBuilder() *builder {
-	return &builder{slice: buildSlice, pause: func() { time.Sleep(time.Millisecond) }, now: time.Now}
-}
 
 // start runs j's build in a goroutine and waits for its first slice:
 // ended is true when the build ended within it (j.run and j.err are set and

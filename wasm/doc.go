@@ -26,11 +26,13 @@
 //
 // # Builds in steps
 //
-// A run is built in a goroutine that pauses (a 1 ms sleep, which hands
-// the thread back to the browser) whenever it has worked 12 ms and
-// reaches one of the model's checkpoints (engine/progress: between
-// trials, stages, blocks of the trace sort), so the page keeps its frames
-// and events while a run of seconds builds. The run shown stays on the
+// A run is built in a goroutine that pauses for one turn of the browser's
+// event loop (a message to itself, which hands the thread back to the
+// browser) whenever it has worked 12 ms and reaches one of the model's
+// checkpoints (engine/progress: between trials, stages, chunks of the
+// trace sort), so the page keeps its frames and events while a run of
+// seconds builds, and a hidden tab's build is not slowed by timer
+// throttling. The run shown stays on the
 // canvas and keeps playing until the new one is ready; state().building
 // and state().progress say how far it is, the page shows a bar and a
 // cancel button. A build that ends within its first slice (nearly all)
