@@ -26,13 +26,21 @@ func TestEvalNamesTheUsersFlags(t *testing.T) {
 
 // TestEvalLogpAtTheLimit: μ and σ at their largest no longer make the
 // search for the optimal L_s step past 1e9 and blame Ls, which the user did
-// not give; the output says the optimum sits at the limit.
+// not give; the output says when the search was cut there.
 func TestEvalLogpAtTheLimit(t *testing.T) {
-	for _, args := range []string{
-		"eval logp -L 1e9 -sigma 1e9 -trials 50",
-		"eval logp -P 2 -L 1e9 -trials 50",
-		"eval logp -L 1e9 -gap_sigma 1e9 -trials 50",
+	for _, c := range []struct {
+		args string
+		cut  bool // L + 5σ + 3σ_g > 1e9
+	}{
+		{"eval logp -L 1e9 -sigma 1e9 -trials 50", true},
+		{"eval logp -P 2 -L 1e9 -trials 50", true}, // σ = 2 by default
+		{"eval logp -L 1e9 -gap_sigma 1e9 -trials 50", true},
+		{"eval logp -P 1024 -n 1 -L 1e9 -o 1e9 -g 1e9 -sigma 1e9 -gap_sigma 1e9 -trials 1", true},
+		{"eval logp -L 1e9 -sigma 0 -trials 50", false}, // no fluctuation: L_s* = μ, no search
+		{"eval logp -L 999999999 -sigma 0.1 -trials 50", false},
+		{"eval logp -L 999999999 -sigma 0.3 -trials 50", true},
 	} {
+		args := c.args
 		out, _, err := runCmd(t, strings.Fields(args)...)
 		if err != nil {
 			t.Fatalf("%s: %v", args, err)
@@ -40,7 +48,7 @@ func TestEvalLogpAtTheLimit(t *testing.T) {
 		var ev struct {
 			OptimalLs float64  `json:"optimal_Ls"`
 			Closed    *float64 `json:"optimal_Ls_closed_form"`
-			AtLimit   bool     `json:"optimal_Ls_at_limit"`
+			Cut       bool     `json:"optimal_Ls_search_cut"`
 		}
 		if err := json.Unmarshal([]byte(out), &ev); err != nil {
 			t.Fatalf("%s: %v", args, err)
@@ -48,13 +56,13 @@ func TestEvalLogpAtTheLimit(t *testing.T) {
 		if !(ev.OptimalLs >= 0 && ev.OptimalLs <= 1e9) || ev.Closed != nil && *ev.Closed > 1e9 {
 			t.Errorf("%s: optimum %g (closed form %v) outside [0, 1e9]", args, ev.OptimalLs, ev.Closed)
 		}
-		if atLimit := ev.OptimalLs == 1e9 || ev.Closed != nil && *ev.Closed == 1e9; atLimit != ev.AtLimit {
-			t.Errorf("%s: optimal_Ls_at_limit = %v, optimum %g closed form %v", args, ev.AtLimit, ev.OptimalLs, ev.Closed)
+		if ev.Cut != c.cut {
+			t.Errorf("%s: optimal_Ls_search_cut = %v, want %v", args, ev.Cut, c.cut)
 		}
 	}
 	out, _, err := runCmd(t, "eval", "logp", "-trials", "50")
-	if err != nil || strings.Contains(out, "at_limit") {
-		t.Errorf("default logp: %v, at_limit in %s", err, out)
+	if err != nil || strings.Contains(out, "search_cut") {
+		t.Errorf("default logp: %v, search_cut in %s", err, out)
 	}
 }
 
