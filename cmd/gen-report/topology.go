@@ -82,6 +82,7 @@ func topologyInfer(stdout, stderr io.Writer, args []string) error {
 	rttPath := fs.String("rtt", "", "RTT matrix as CSV: a header of node names, then per node its name and its RTTs (µs) to every node")
 	intPath := fs.String("interference", "", "interference observations as CSV with header a,b,c,d,interferes, between any nodes of the groups (optional: without it the output lists what is needed)")
 	neededPath := fs.String("needed", "", "when the observations do not settle the tree, write the measurements still needed here as a ready list (a,b,c,d,interferes with interferes left blank; any node of each pair's groups will do): measure them, fill in true or false, append them to the --interference file and run again")
+	force := addForce(fs.FlagSet)
 	if err := fs.parse(args, false); err != nil {
 		return err
 	}
@@ -102,9 +103,17 @@ func topologyInfer(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("topology infer: %w", err)
 		}
 	}
+	if err := checkCost("topology infer", topology.EstimateLeaves(len(names)), *force); err != nil {
+		return err
+	}
 	leaves, noise, err := topology.InferLeavesNoise(rtt)
 	if err != nil {
 		return fmt.Errorf("topology infer: %s: %w", *rttPath, err)
+	}
+	// Without observations every question is listed as needed (and
+	// printed); with them, at most as many are answered.
+	if err := checkCost("topology infer", inferTreeCost(len(leaves), *intPath != ""), *force); err != nil {
+		return err
 	}
 	tree, plan, err := topology.InferTree(names, leaves, oracle)
 	var incomplete *topology.IncompleteError
@@ -209,6 +218,7 @@ func topologyMeasure(stdout, stderr io.Writer, args []string) error {
 	preset := fs.String("preset", "", "a cluster of the paper instead of --tree: paper (112 nodes, 14 per switch) or experiment (64 nodes over 6 switches)")
 	seed := fs.Uint64("seed", 1, "random seed of the measurement noise; the same seed writes the same bytes")
 	out := fs.String("out", "", "directory rtt.csv and interference.csv are written to (created if needed)")
+	force := addForce(fs.FlagSet)
 	net := topology.DefaultNet()
 	bindParams(fs.FlagSet, &net)
 	if err := fs.parse(args, false); err != nil {
@@ -238,6 +248,9 @@ func topologyMeasure(stdout, stderr io.Writer, args []string) error {
 	if err := net.Validate(); err != nil {
 		// The engine names the field by its JSON name, which is the flag's.
 		return fmt.Errorf("topology measure: -%s", strings.TrimPrefix(strings.TrimPrefix(err.Error(), "topology: "), "net "))
+	}
+	if err := checkCost("topology measure", topology.EstimateMeasure(tree), *force); err != nil {
+		return err
 	}
 	rttCSV, intCSV, count, err := measureFiles(tree, net, *seed)
 	if err != nil {
