@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"commlab/engine/progress"
 	"commlab/engine/trace"
 )
 
@@ -549,6 +550,14 @@ func colourOrder(tr []Transfer, p int) ([]int, int) {
 // between the best grid point's neighbours, and keeps the shortest makespan
 // (the smallest R on ties).
 func ChooseRounds(in Instance, st Steady, sched Sched) (int, *Schedule, error) {
+	return ChooseRoundsProgress(in, st, sched, nil)
+}
+
+// ChooseRoundsProgress is ChooseRounds telling pr the fraction done after
+// every schedule it tries (the grid's share weighted by R, a schedule's
+// cost growing with its rounds; the refinement around the best the last
+// fifth). An error pr returns stops the search and comes back.
+func ChooseRoundsProgress(in Instance, st Steady, sched Sched, pr progress.Func) (int, *Schedule, error) {
 	hi := min(MaxChooseRounds, max(16, 4*OptimalRounds(st.T, in.Latency)))
 	grid := []int{1}
 	for r := 1; r < hi; {
@@ -589,8 +598,16 @@ func ChooseRounds(in Instance, st Steady, sched Sched) (int, *Schedule, error) {
 		}
 		return nil
 	}
+	gridWork, done := 0.0, 0.0
+	for _, r := range grid {
+		gridWork += float64(r)
+	}
 	for _, r := range grid {
 		if err := try(r); err != nil {
+			return 0, nil, err
+		}
+		done += float64(r)
+		if err := pr.Report(0.8 * done / gridWork); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -599,6 +616,9 @@ func ChooseRounds(in Instance, st Steady, sched Sched) (int, *Schedule, error) {
 	for r := lo + 1; r < up; r++ {
 		if r != best.R {
 			if err := try(r); err != nil {
+				return 0, nil, err
+			}
+			if err := pr.Report(0.8 + 0.2*float64(r-lo)/float64(up-lo)); err != nil {
 				return 0, nil, err
 			}
 		}

@@ -18,8 +18,11 @@ func TestBuildProgress(t *testing.T) {
 		name := sc.Info().Name
 		t.Run(name, func(t *testing.T) {
 			st := scene.Default(sc)
-			if name == "jitter" {
+			switch name {
+			case "jitter":
 				st.Values["P"], st.Values["T"], st.Values["trials"] = "256", "4", "20"
+			case "mmdl":
+				st.Values["rounds"] = "0" // the scheduler's search, the long build
 			}
 			want, err := sc.Build(st.Values, st.Seed)
 			if err != nil {

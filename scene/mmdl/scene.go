@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"commlab/engine/mmdl"
+	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/render"
 	"commlab/scene"
@@ -50,6 +51,13 @@ func (Scene) Fields() []scene.Field { return Fields() }
 // field, even when a caller skipped parsing), solves the steady state and
 // simulates the round schedule, R rounds or the scheduler's choice.
 func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
+	return sc.BuildProgress(v, seed, nil)
+}
+
+// BuildProgress is Build telling pr the fraction done: with rounds = 0 the
+// scheduler tries many round counts (mmdl.ChooseRoundsProgress), the
+// scene's one long build (scene.Progressive).
+func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
 	if err := scene.CheckValues(sc.Fields(), v); err != nil {
 		return nil, err
 	}
@@ -71,7 +79,7 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 	if R := v.Int(KeyRounds); R > 0 {
 		sch, err = mmdl.Rounds(in, st, R, sched)
 	} else {
-		_, sch, err = mmdl.ChooseRounds(in, st, sched)
+		_, sch, err = mmdl.ChooseRoundsProgress(in, st, sched, pr)
 	}
 	if err != nil {
 		return nil, fieldError(err, v)
