@@ -103,7 +103,7 @@ func topologyInfer(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("topology infer: %w", err)
 		}
 	}
-	if err := checkCost("topology infer", topology.EstimateLeaves(len(names)), *force); err != nil {
+	if err := checkCost("topology infer", leavesCost(len(names)), *force); err != nil {
 		return err
 	}
 	leaves, noise, err := topology.InferLeavesNoise(rtt)
@@ -249,7 +249,7 @@ func topologyMeasure(stdout, stderr io.Writer, args []string) error {
 		// The engine names the field by its JSON name, which is the flag's.
 		return fmt.Errorf("topology measure: -%s", strings.TrimPrefix(strings.TrimPrefix(err.Error(), "topology: "), "net "))
 	}
-	if err := checkCost("topology measure", topology.EstimateMeasure(tree), *force); err != nil {
+	if err := checkCost("topology measure", measureCost(tree), *force); err != nil {
 		return err
 	}
 	rttCSV, intCSV, count, err := measureFiles(tree, net, *seed)
