@@ -40,7 +40,21 @@ type Sim struct {
 	// end) skip most of the heap's work; the order handled is exactly the
 	// heap's, because Step takes the least (time, seq) of all heads.
 	runs [numRuns]run
+
+	// Checkpoint, if set, is called by Run after every CheckEvery events
+	// it handles: a model that runs for seconds reports its progress
+	// there and can be stopped. An error it returns stops Run; Err then
+	// returns it, until Reset.
+	Checkpoint func() error
+	err        error
 }
+
+// CheckEvery is how many events Run handles between two Checkpoint
+// calls: a millisecond or so of most models' work.
+const CheckEvery = 1 << 12
+
+// Err is what Checkpoint returned to stop Run, or nil.
+func (s *Sim) Err() error { return s.err }
 
 // numRuns is how many event kinds get a FIFO run.
 const numRuns = 4
@@ -66,7 +80,7 @@ func (s *Sim) Len() int {
 // Reset empties the event list and sets the clock and sequence to 0,
 // keeping the storage for the next run.
 func (s *Sim) Reset() {
-	s.now, s.seq, s.heap = 0, 0, s.heap[:0]
+	s.now, s.seq, s.heap, s.err = 0, 0, s.heap[:0], nil
 	for i := range s.runs {
 		s.runs[i].ev, s.runs[i].head = s.runs[i].ev[:0], 0
 	}
@@ -173,7 +187,8 @@ func (s *Sim) RunUntil(t float64, h Handler) int {
 	}
 }
 
-// Run handles events until none is pending and returns how many it handled.
+// Run handles events until none is pending and returns how many it
+// handled; or until Checkpoint returns an error (see Err).
 func (s *Sim) Run(h Handler) int {
 	n := 0
 	for {
@@ -183,6 +198,11 @@ func (s *Sim) Run(h Handler) int {
 		}
 		h.Handle(s, e)
 		n++
+		if n%CheckEvery == 0 && s.Checkpoint != nil {
+			if s.err = s.Checkpoint(); s.err != nil {
+				return n
+			}
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"commlab/engine/des"
+	"commlab/engine/progress"
 	"commlab/engine/topology"
 	"commlab/engine/trace"
 )
@@ -107,6 +108,14 @@ type is struct {
 // connections); rec, when not nil, receives the trace: one lane per
 // process, its CPU's work as spans, every hop of every message.
 func RunIS(p Params, rng *rand.Rand, rec *trace.Trace) (Result, error) {
+	return RunISProgress(p, rng, rec, nil)
+}
+
+// RunISProgress is RunIS telling pr the fraction of the processes'
+// iterations done, every des.CheckEvery events (a key all-to-all counts
+// half an iteration); an error pr returns stops the run and comes back.
+// The numbers do not depend on pr.
+func RunISProgress(p Params, rng *rand.Rand, rec *trace.Trace, pr progress.Func) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
@@ -114,7 +123,11 @@ func RunIS(p Params, rng *rand.Rand, rec *trace.Trace) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return RunISOn(p, t, rng, rec)
+	cl, err := fromTree(t, p.Procs)
+	if err != nil {
+		return Result{}, err
+	}
+	return run(p, cl, rng, rec, pr)
 }
 
 // RunISOn is RunIS on the switch tree t instead of Cluster(p): p.Nodes
@@ -130,10 +143,10 @@ func RunISOn(p Params, t *topology.Tree, rng *rand.Rand, rec *trace.Trace) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	return run(p, cl, rng, rec)
+	return run(p, cl, rng, rec, nil)
 }
 
-func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace) (Result, error) {
+func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Func) (Result, error) {
 	if rng == nil {
 		return Result{}, fmt.Errorf("overlay: RunIS needs a random source")
 	}
@@ -205,7 +218,19 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace) (Result, error
 	for i := range P {
 		s.startIteration(i, 0)
 	}
+	if pr != nil {
+		// A process leaves its key phase an event before its next
+		// iteration starts: the fraction heard never goes back.
+		var last float64
+		s.sim.Checkpoint = func() error {
+			last = max(last, s.fractionDone())
+			return pr.Report(last)
+		}
+	}
 	s.sim.Run(s)
+	if err := s.sim.Err(); err != nil {
+		return Result{}, err
+	}
 
 	for i := range P {
 		if int(s.iter[i]) != p.Iterations {
@@ -223,6 +248,19 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace) (Result, error
 		rec.Sort()
 	}
 	return s.res, nil
+}
+
+// fractionDone is the share of the processes' iterations done, a key
+// all-to-all under way counting half an iteration, for RunISProgress.
+func (s *is) fractionDone() float64 {
+	var done float64
+	for i := range s.iter {
+		done += float64(s.iter[i])
+		if s.phase[i] == phKeys {
+			done += 0.5
+		}
+	}
+	return done / float64(len(s.iter)*s.p.Iterations)
 }
 
 // drawCounts draws every process's keys as NPB IS does (the mean of four

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"commlab/engine/overlay"
+	"commlab/engine/progress"
 	"commlab/engine/topology"
 	"commlab/engine/trace"
 	"commlab/render"
@@ -44,6 +45,13 @@ func (Scene) Fields() []scene.Field { return Fields() }
 // with a trace. The seed draws the keys and the random policy's
 // connections (scene.RNG(seed, 0)).
 func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
+	return sc.BuildProgress(v, seed, nil)
+}
+
+// BuildProgress is Build telling pr the fraction of the sort's iterations
+// done (overlay.RunISProgress), the build's long part
+// (scene.Progressive).
+func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
 	if err := scene.CheckValues(sc.Fields(), v); err != nil {
 		return nil, err
 	}
@@ -55,7 +63,7 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 		return nil, err
 	}
 	tr := new(trace.Trace)
-	res, err := overlay.RunIS(p, scene.RNG(seed, 0), tr)
+	res, err := overlay.RunISProgress(p, scene.RNG(seed, 0), tr, pr)
 	if err != nil {
 		return nil, fieldError(err, v)
 	}
