@@ -103,11 +103,14 @@ func Interferes(t *Tree, a, b, c, d int) bool {
 		return true
 	}
 	ix := t.index()
-	p := ix.appendPath(nil, ix.leafOf[a], ix.leafOf[b])
+	// The paths in buffers on the stack: the interference phase asks
+	// millions of these on a tree of thousands of nodes.
+	var pb, qb [32]Link
+	p := ix.appendPath(pb[:0], ix.leafOf[a], ix.leafOf[b])
 	if len(p) == 0 {
 		return false
 	}
-	q := ix.appendPath(nil, ix.leafOf[c], ix.leafOf[d])
+	q := ix.appendPath(qb[:0], ix.leafOf[c], ix.leafOf[d])
 	for _, l := range p {
 		for _, m := range q {
 			if l == m {

@@ -68,11 +68,13 @@ func ScalablePlan(t *Tree, n Net) MeasurePlan {
 	S := len(t.Switches)
 	busy := make([]float64, S+len(t.Nodes)) // when each link is free again
 	res := make([]int, 0, 32)
+	var path []Link
 	occupy := func(ready, dur float64, pairs ...[2]int) float64 {
 		res = res[:0]
 		for _, pr := range pairs {
 			res = append(res, S+pr[0], S+pr[1])
-			for _, l := range ix.appendPath(nil, ix.leafOf[pr[0]], ix.leafOf[pr[1]]) {
+			path = ix.appendPath(path[:0], ix.leafOf[pr[0]], ix.leafOf[pr[1]])
+			for _, l := range path {
 				res = append(res, l.Child)
 			}
 		}

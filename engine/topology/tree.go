@@ -205,7 +205,8 @@ func (t *Tree) Path(u, v int) []Link {
 
 // appendPath appends the links from switch a to switch b.
 func (ix *index) appendPath(dst []Link, a, b int) []Link {
-	var down []Link
+	var buf [16]Link // the way down, on the stack for trees up to 16 deep
+	down := buf[:0]
 	for a != b {
 		if ix.depth[a] >= ix.depth[b] {
 			dst = append(dst, Link{a})
