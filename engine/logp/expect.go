@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"commlab/engine/progress"
 )
 
 // trialStream reproduces sweep.RNG(seed, 0, trial) on a reused source, so
@@ -53,6 +55,7 @@ type mc struct {
 	st     *trialStream
 	ex     Executor
 	nz     Noise
+	pr     progress.Func // hears the share of trials done (ExpectedProgress)
 }
 
 // expected replays the schedule planned with ls once per trial, trial t
@@ -72,6 +75,11 @@ func (m *mc) expected(ls float64) (mean, stderr float64, err error) {
 		d := x - mu
 		mu += d / float64(t+1)
 		m2 += d * (x - mu)
+		if m.pr != nil && t%16 == 15 {
+			if err := m.pr.Report(float64(t+1) / float64(m.trials)); err != nil {
+				return 0, 0, err
+			}
+		}
 	}
 	if m.trials > 1 {
 		stderr = math.Sqrt(m2 / float64(m.trials-1) / float64(m.trials))
@@ -84,10 +92,16 @@ func (m *mc) expected(ls float64) (mean, stderr float64, err error) {
 // replays; trial t draws from sweep.RNG(seed, 0, t). It returns the mean
 // and its standard error.
 func Expected(p Params, ls float64, trials int, seed uint64) (mean, stderr float64, err error) {
+	return ExpectedProgress(p, ls, trials, seed, nil)
+}
+
+// ExpectedProgress is Expected telling pr the share of the trials done
+// (every 16 trials); an error pr returns stops it and comes back.
+func ExpectedProgress(p Params, ls float64, trials int, seed uint64, pr progress.Func) (mean, stderr float64, err error) {
 	if err := checkTrials(trials); err != nil {
 		return 0, 0, err
 	}
-	m := &mc{p: p, trials: trials, seed: seed, st: newTrialStream()}
+	m := &mc{p: p, trials: trials, seed: seed, st: newTrialStream(), pr: pr}
 	return m.expected(ls)
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"commlab/engine/logp"
+	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/render"
 	"commlab/scene"
@@ -68,6 +69,12 @@ func (Scene) Fields() []scene.Field { return Fields() }
 // records it as planned and as replay 0 (scene.RNG(seed, 0)), runs replays
 // 0..replays-1 for the running mean and estimates E[T](L_s).
 func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
+	return sc.BuildProgress(v, seed, nil)
+}
+
+// BuildProgress is Build telling pr the fraction done: the replays (every
+// 16), then the trials of E[T](L_s) (scene.Progressive).
+func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
 	if err := scene.CheckValues(sc.Fields(), v); err != nil {
 		return nil, err
 	}
@@ -92,11 +99,11 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 	if r.res, err = logp.Replay(s, p, scene.RNG(seed, 0), r.replay); err != nil {
 		return nil, fieldError(err, v)
 	}
-	if err := r.runReplays(seed, v.Int(KeyReplays)); err != nil {
+	if err := r.runReplays(seed, v.Int(KeyReplays), pr.Part(0, 0.5)); err != nil {
 		return nil, err
 	}
 	r.trials = expectedTrials(s)
-	if r.expected, r.stderr, err = logp.Expected(p, ls, r.trials, seed); err != nil {
+	if r.expected, r.stderr, err = logp.ExpectedProgress(p, ls, r.trials, seed, pr.Part(0.5, 1)); err != nil {
 		return nil, fieldError(err, v)
 	}
 	r.prepare()
@@ -139,7 +146,7 @@ type gantt struct {
 // runReplays replays the schedule n times without a trace, replay i with
 // scene.RNG(seed, i), so the running mean is a pure function of the
 // parameters and the seed (replay 0 is the one drawn).
-func (r *run) runReplays(seed uint64, n int) error {
+func (r *run) runReplays(seed uint64, n int, pr progress.Func) error {
 	r.times = make([]float64, n)
 	r.mean = make([]float64, n)
 	sum := 0.0
@@ -151,6 +158,11 @@ func (r *run) runReplays(seed uint64, n int) error {
 		r.times[i] = res.T
 		sum += res.T
 		r.mean[i] = sum / float64(i+1)
+		if i%16 == 15 {
+			if err := pr.Report(float64(i+1) / float64(n)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
