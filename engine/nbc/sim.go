@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"commlab/engine/des"
+	"commlab/engine/progress"
 	"commlab/engine/trace"
 )
 
@@ -203,14 +204,16 @@ func ComputeTime(p Params) float64 {
 	return worst + p.ForkJoin
 }
 
-func run(p Params, rec *trace.Trace) (Result, error) {
+func run(p Params, rec *trace.Trace, pr progress.Func) (Result, error) {
 	m := newModel(p, rec, false)
+	m.watch(pr.Part(0, 0.5))
 	if err := m.simulate(); err != nil {
 		return Result{}, err
 	}
 	res := Result{Total: m.total(), Events: m.evs}
 	res.Compute = ComputeTime(p)
 	c := newModel(p, nil, true)
+	c.watch(pr.Part(0.5, 0.75))
 	if err := c.simulate(); err != nil {
 		return Result{}, err
 	}
@@ -222,6 +225,7 @@ func run(p Params, rec *trace.Trace) (Result, error) {
 		bp := p
 		bp.Method = b
 		bm := newModel(bp, nil, false)
+		bm.watch(pr.Part(0.75, 1))
 		if err := bm.simulate(); err != nil {
 			return Result{}, err
 		}
@@ -324,6 +328,9 @@ func (m *model) simulate() error {
 		m.sim.Schedule(0, evMain, int32(r))
 	}
 	m.sim.Run(m)
+	if err := m.sim.Err(); err != nil {
+		return err
+	}
 	if m.err != nil {
 		return m.err
 	}
@@ -333,6 +340,23 @@ func (m *model) simulate() error {
 		}
 	}
 	return nil
+}
+
+// watch has pr hear the share of the ranks' programs done, every
+// des.CheckEvery events (never going back), and stop the run when it says.
+func (m *model) watch(pr progress.Func) {
+	if pr == nil {
+		return
+	}
+	var last float64
+	m.sim.Checkpoint = func() error {
+		done := 0
+		for r := range m.ranks {
+			done += m.ranks[r].pc
+		}
+		last = max(last, float64(done)/float64(len(m.ranks)*max(len(m.prog), 1)))
+		return pr.Report(last)
+	}
 }
 
 func (m *model) total() float64 {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"commlab/engine/nbc"
+	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/render"
 	"commlab/scene"
@@ -46,6 +47,12 @@ func (Scene) Fields() []scene.Field { return Fields() }
 // numbers are both runs' whatever the view, so switching the view does not
 // change them.
 func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
+	return sc.BuildProgress(v, seed, nil)
+}
+
+// BuildProgress is Build telling pr the fraction done, half for each
+// method's run (nbc.RunProgress; scene.Progressive).
+func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
 	if err := scene.CheckValues(sc.Fields(), v); err != nil {
 		return nil, err
 	}
@@ -58,7 +65,7 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 	r := &run{p: pt, view: v[KeyView]}
 	for i, p := range []nbc.Params{pt, pf} {
 		tr := new(trace.Trace)
-		res, err := nbc.Run(p, tr)
+		res, err := nbc.RunProgress(p, tr, pr.Part(float64(i)/2, float64(i+1)/2))
 		if err != nil {
 			return nil, fieldError(err, v)
 		}
