@@ -116,10 +116,10 @@ test-report:
 FUZZTIME ?= 30s
 test-long:
 	@n=0; start=$$SECONDS; \
-	for file in $$(grep -rlE --include='*_test.go' --exclude-dir=.git --exclude-dir=node_modules '^func Fuzz[A-Za-z0-9_]*\(' . | sort); do \
+	for file in $$(find . -name '*_test.go' -not -path './.*' -not -path '*/node_modules/*' -print0 | xargs -0 grep -lE '^func Fuzz[A-Za-z0-9_]*\(' | sort); do \
 		for name in $$(grep -oE '^func Fuzz[A-Za-z0-9_]*' "$$file" | sed 's/^func //'); do \
 			echo "=== $$name ($$(dirname $$file))"; \
-			$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10s "./$$(dirname $$file)/" || exit 1; \
+			$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 10s "$$(dirname $$file)/" || exit 1; \
 			n=$$((n + 1)); \
 		done; \
 	done; \
