@@ -23,11 +23,11 @@ func TestEstimateBoundsRun(t *testing.T) {
 	cases := []tc{
 		{"P=2^10", func(p *Params) { p.P, p.T = 1<<10, 10 }, false},
 		{"P=2^16", func(p *Params) { p.P, p.T = 1<<16, 16 }, false},
-		{"P=2^18 quiet", func(p *Params) { p.P, p.T, p.OSJitter, p.NetNoise = 1<<18, 18, false, false }, false},
+		{"P=2^17 quiet", func(p *Params) { p.P, p.T, p.OSJitter, p.NetNoise = 1<<17, 17, false, false }, false},
 		{"P=2^12 traced", func(p *Params) { p.P = 1 << 12 }, true},
 		{"P=64 traced", func(p *Params) { p.P, p.T = 64, 6 }, true},
 		{"P=64 N=1e7 period=1e-5 traced", func(p *Params) { p.P, p.T, p.N, p.Period, p.Duration = 64, 6, 1e7, 1e-5, 1e-6 }, true},
-		{"P=256 N=1e8 period=1e-4 traced", func(p *Params) { p.P, p.T, p.N, p.Period, p.Duration = 256, 8, 1e8, 1e-4, 1e-6 }, true},
+		{"P=128 N=1e8 period=1e-4 traced", func(p *Params) { p.P, p.T, p.N, p.Period, p.Duration = 128, 7, 1e8, 1e-4, 1e-6 }, true},
 		{"P=64 N=1e7 period=1e-6", func(p *Params) { p.P, p.T, p.N, p.Period, p.Duration = 64, 6, 1e7, 1e-6, 1e-7 }, false},
 		{"P=256 N=1e9 net", func(p *Params) { p.P, p.T, p.N, p.OSJitter = 256, 8, 1e9, false }, false},
 	}

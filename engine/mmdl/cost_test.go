@@ -15,7 +15,7 @@ func TestEstimateBoundsRun(t *testing.T) {
 		p, R  int
 		sched Sched
 	}{
-		{16, 100, Paper}, {64, 1000, Paper}, {256, 200, Paper}, {64, 1000, Overlap}, {256, 300, Overlap}, {1024, 20, Paper},
+		{16, 100, Paper}, {64, 400, Paper}, {256, 100, Paper}, {64, 400, Overlap}, {256, 100, Overlap}, {1024, 10, Paper},
 	} {
 		in := benchInstance(c.p)
 		st, err := SteadyState(in)

@@ -21,9 +21,8 @@ func TestEstimateBoundsRun(t *testing.T) {
 		traced bool
 	}{
 		{"it=1", func(p *Params) { p.Iterations = 1 }, false},
-		{"it=3", func(p *Params) { p.Iterations = 3 }, false},
-		{"procs=256 it=1", func(p *Params) { p.Nodes, p.Procs, p.Iterations = 128, 256, 1 }, false},
-		{"all procs=256 it=1", func(p *Params) { p.Nodes, p.Procs, p.Iterations, p.Policy = 128, 256, 1, All }, false},
+		{"procs=192 it=1", func(p *Params) { p.Nodes, p.Procs, p.Iterations = 96, 192, 1 }, false},
+		{"all it=2", func(p *Params) { p.Iterations, p.Policy = 2, All }, false},
 		{"chunks", func(p *Params) { p.ChunkBytes, p.Iterations = 4096, 1 }, false},
 		{"traced", func(p *Params) { p.Iterations = 1 }, true},
 	} {
