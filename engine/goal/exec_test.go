@@ -373,11 +373,11 @@ func TestDoneTwice(t *testing.T) {
 	}
 }
 
-// FuzzNoiseTrace: any text is a trace or an error naming the file (and
+// FuzzNoiseStall: any text is a trace or an error naming the file (and
 // for a bad line, its line and column); a trace read has increasing
 // starts, and stretching work with it at any offset never panics and
 // never exceeds the trace's events laid end to end over the work's span.
-func FuzzNoiseTrace(f *testing.F) {
+func FuzzNoiseStall(f *testing.F) {
 	f.Add([]byte("# start\tduration\n0\t10\n100\t20\n300\t5\n1000\t0\n"), uint64(40), uint64(60), uint64(1500))
 	f.Add([]byte("\uFEFF0 0\r\n5e2\t1.5\n9000\t0\n"), uint64(0), uint64(0), uint64(1))
 	f.Add([]byte("0\t1\n10\t2\t3\n"), uint64(1), uint64(2), uint64(3))
