@@ -12,7 +12,8 @@ import (
 )
 
 // pfDist is how far ahead prefetch looks, in items; pfMinOps the
-// schedule size from which it does.
+// schedule size from which it does (a variable so that the tests can run
+// small schedules both ways).
 const pfDist = 8
 
 var pfMinOps = 2 << 20
