@@ -14,7 +14,7 @@ import (
 // pfDist is how far ahead prefetch looks, in items; pfMinOps the
 // schedule size from which it does (a variable so that the tests can run
 // small schedules both ways).
-const pfDist = 8
+const pfDist = 3
 
 var pfMinOps = 2 << 20
 
@@ -381,8 +381,8 @@ func (e *exec) run() {
 	pf := s.NumOps() >= pfMinOps
 	for e.q.len() > 0 {
 		e.res.Pops++
-		if q := &e.q; pf && len(q.back) == 0 && q.head+3*pfDist < len(q.b0) {
-			e.prefetch(q.b0[q.head : q.head+3*pfDist+1])
+		if q := &e.q; pf && len(q.back) == 0 && q.head+4*pfDist < len(q.b0) {
+			e.prefetch(q.b0[q.head : q.head+4*pfDist+1])
 		}
 		e.handle(e.q.pop())
 	}
@@ -392,15 +392,16 @@ func (e *exec) run() {
 // current bucket will touch: on a large schedule each item's operation,
 // dependents, rank state and matching recv are cache misses in a chain,
 // and the bucket (every item due at one instant) is known in advance. So
-// the chain is walked in stages, each reading what the stage before it
-// requested for the same item pfDist items earlier: the operation's
-// line; then its dependents and its rank's (for a message the
-// receiver's) clocks and match queues; then the posted recv a message
-// will most likely match, or the first dependent's count.
+// the chain is walked in stages, each reading only what the stage before
+// it requested for the same item pfDist items earlier: the operation's
+// line; then its dependents and its rank's slot (for a message the
+// receiver's clocks and match queues); then the first dependent's count,
+// or the posted recv at the head of the receiver's queue; then that
+// recv's operation, which a message most likely matches.
 func (e *exec) prefetch(b []item) {
 	s := e.s
-	prefetch(unsafe.Pointer(&s.ops[b[3*pfDist].op&^msgBit]))
-	it := b[2*pfDist]
+	prefetch(unsafe.Pointer(&s.ops[b[4*pfDist].op&^msgBit]))
+	it := b[3*pfDist]
 	o := &s.ops[it.op&^msgBit]
 	h := it.host
 	if it.op&msgBit != 0 {
@@ -409,14 +410,18 @@ func (e *exec) prefetch(b []item) {
 		prefetch(unsafe.Pointer(&s.succ[d]))
 	}
 	prefetch(unsafe.Pointer(&e.hs[int(h)*e.w]))
-	it = b[pfDist]
-	o = &s.ops[it.op&^msgBit]
+	it = b[2*pfDist]
 	if it.op&msgBit != 0 {
-		if n := e.hq(o.peer).rqHead; n != nilNode {
+		if n := e.hq(s.ops[it.op&^msgBit].peer).rqHead; n != nilNode {
+			prefetch(unsafe.Pointer(&e.pool[n]))
+		}
+	} else if d := s.ops[it.op].off & offMask; d < s.ops[it.op+1].off&offMask {
+		prefetch(unsafe.Pointer(&e.pend[s.succ[d]&^startDep]))
+	}
+	if it = b[pfDist]; it.op&msgBit != 0 {
+		if n := e.hq(s.ops[it.op&^msgBit].peer).rqHead; n != nilNode {
 			prefetch(unsafe.Pointer(&s.ops[e.pool[n].op]))
 		}
-	} else if d := o.off & offMask; d < s.ops[it.op+1].off&offMask {
-		prefetch(unsafe.Pointer(&e.pend[s.succ[d]&^startDep]))
 	}
 }
 
