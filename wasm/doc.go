@@ -32,7 +32,8 @@
 // checkpoints (engine/progress: between trials, stages, chunks of the
 // trace sort), so the page keeps its frames and events while a run of
 // seconds builds, and a hidden tab's build is not slowed by timer
-// throttling. The run shown stays on the
+// throttling (which applies to timers, not messages; not measured here:
+// the browser tests run with background throttling off). The run shown stays on the
 // canvas and keeps playing until the new one is ready; state().building
 // and state().progress say how far it is, the page shows a bar and a
 // cancel button. A build that ends within its first slice (nearly all)
