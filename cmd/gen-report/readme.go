@@ -283,8 +283,12 @@ func runReadme(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("readme: %s: %w", *readme, err)
 	}
 	var skipped []string
-	// Replace from the last block back, so earlier offsets stay valid.
-	for _, f := range slices.Backward(files) {
+	type replacement struct {
+		block readmeTable
+		text  string
+	}
+	var reps []replacement
+	for _, f := range files {
 		if !f.Full && !*quickOK {
 			return fmt.Errorf("readme: %s is a quick report; the README's tables come from the full report (make report), or pass -quick-ok", *from)
 		}
@@ -296,7 +300,14 @@ func runReadme(stdout, stderr io.Writer, args []string) error {
 		if sigs[f.Page] != f.Signature {
 			return fmt.Errorf("readme: %s was written by other code than this (quick signature %s, this code's %s): regenerate it (make report)", findingsPath(*from, f.Page), f.Signature, sigs[f.Page])
 		}
-		text = text[:blocks[i].start] + renderTable(f) + text[blocks[i].end:]
+		reps = append(reps, replacement{blocks[i], renderTable(f)})
+	}
+	// Replace from the last block in the README back, so the offsets of
+	// the blocks before it stay valid. (The pages' order in the README is
+	// not their file names' order: nbc comes before mmdl.)
+	slices.SortFunc(reps, func(a, b replacement) int { return b.block.start - a.block.start })
+	for _, r := range reps {
+		text = text[:r.block.start] + r.text + text[r.block.end:]
 	}
 	if *check {
 		if text != string(b) {

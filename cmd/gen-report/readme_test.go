@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,6 +145,37 @@ func TestReadmeVerb(t *testing.T) {
 	}
 	if _, _, err := runCmd(t, append(args, "-check")...); err != nil {
 		t.Errorf("-check on a fresh README: %v", err)
+	}
+	// Every page's block, in the README's order (not the file names'),
+	// with text between them: each block is replaced in place and the
+	// text between them is kept (a verb that replaced in file-name order
+	// wrote the mmdl table inside the word before it).
+	pages := []string{"allreduce", "logp", "nbc", "mmdl", "overlay"}
+	var all strings.Builder
+	for i, p := range pages {
+		fmt.Fprintf(&all, "text %d before %s\n<!-- paper-vs-commlab:%s -->\n<!-- /paper-vs-commlab:%s -->\n", i, p, p, p)
+	}
+	all.WriteString("the end\n")
+	readme5 := filepath.Join(tmp, "README5.md")
+	os.WriteFile(readme5, []byte(all.String()), 0o644)
+	if _, _, err := runCmd(t, "readme", "-from", dir, "-readme", readme5, "-quick-ok"); err != nil {
+		t.Fatal(err)
+	}
+	b5, _ := os.ReadFile(readme5)
+	blocks5, err := parseReadme(string(b5))
+	if err != nil || len(blocks5) != len(pages) {
+		t.Fatalf("five pages: %d blocks, %v", len(blocks5), err)
+	}
+	for i, bl := range blocks5 {
+		if bl.page != pages[i] || strings.TrimSpace(bl.table) == "" {
+			t.Errorf("block %d: page %s, %d bytes of table; want page %s with a table", i, bl.page, len(bl.table), pages[i])
+		}
+		if want := fmt.Sprintf("text %d before %s\n<!-- paper-vs-commlab:%s ", i, pages[i], pages[i]); !strings.Contains(string(b5), want) {
+			t.Errorf("the text before %s's block is no longer right before it", pages[i])
+		}
+	}
+	if !strings.HasSuffix(string(b5), "<!-- /paper-vs-commlab:overlay -->\nthe end\n") {
+		t.Errorf("the text after the last block changed")
 	}
 	edited := strings.Replace(text, string(ar.Findings[0].Verdict), "reproduced!", 1)
 	os.WriteFile(readme, []byte(edited), 0o644)
