@@ -16,7 +16,7 @@ import (
 // small schedules both ways).
 const pfDist = 3
 
-var pfMinOps = 2 << 20
+var pfMinOps = 1 << 19
 
 // Options choose what a run records.
 type Options struct {
@@ -376,7 +376,7 @@ func (e *exec) run() {
 			ts++
 		}
 	}
-	// Below a few million operations the schedule stays in the caches
+	// Below half a million operations the schedule stays in the caches
 	// and prefetching only costs.
 	pf := s.NumOps() >= pfMinOps
 	for e.q.len() > 0 {
