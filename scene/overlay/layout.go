@@ -19,9 +19,6 @@ type box = chart.Box
 // does not cover the picture with ghosts.
 const evictFade = 0.04
 
-// fadeSteps is how many shades an evicted shortcut takes while it fades.
-const fadeSteps = 2
-
 // staticTint is how much of the compute colour a static connection's arc
 // takes: quiet, since there are many and they never change.
 const staticTint = 0.45
@@ -321,10 +318,7 @@ func (p *painter) connections() {
 	latest := -1
 	for i, ln := range h.links {
 		if ln.close <= t && t < ln.close+fade {
-			// Two steps, not a smooth fade: a dozen evicted arcs fade at
-			// once, and one that changed colour every frame was repainted
-			// whole every frame (render.Damage).
-			f := math.Floor((t-ln.close)/fade*fadeSteps) / fadeSteps
+			f := (t - ln.close) / fade
 			p.arc(ln.a, ln.b, 0, 1, p.evictedStyle(0.15+0.85*f))
 			if !ln.left { // a leaver's connections: its node is crossed
 				x, y := p.g.arcPoint(ln.a, ln.b, 0.5)
