@@ -1,7 +1,0 @@
-//go:build !amd64
-
-package goal
-
-import "unsafe"
-
-func prefetch(p unsafe.Pointer) {}
