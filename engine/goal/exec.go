@@ -7,8 +7,9 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unsafe"
 	"weak"
+
+	"commlab/internal/prefetch"
 )
 
 // pfDist is how far ahead prefetch looks, in items; pfMinOps the
@@ -400,27 +401,27 @@ func (e *exec) run() {
 // recv's operation, which a message most likely matches.
 func (e *exec) prefetch(b []item) {
 	s := e.s
-	prefetch(unsafe.Pointer(&s.ops[b[4*pfDist].op&^msgBit]))
+	prefetch.Line(&s.ops[b[4*pfDist].op&^msgBit])
 	it := b[3*pfDist]
 	o := &s.ops[it.op&^msgBit]
 	h := it.host
 	if it.op&msgBit != 0 {
 		h = o.peer
 	} else if d := o.off & offMask; int(d) < len(s.succ) {
-		prefetch(unsafe.Pointer(&s.succ[d]))
+		prefetch.Line(&s.succ[d])
 	}
-	prefetch(unsafe.Pointer(&e.hs[int(h)*e.w]))
+	prefetch.Line(&e.hs[int(h)*e.w])
 	it = b[2*pfDist]
 	if it.op&msgBit != 0 {
 		if n := e.hq(s.ops[it.op&^msgBit].peer).rqHead; n != nilNode {
-			prefetch(unsafe.Pointer(&e.pool[n]))
+			prefetch.Line(&e.pool[n])
 		}
 	} else if d := s.ops[it.op].off & offMask; d < s.ops[it.op+1].off&offMask {
-		prefetch(unsafe.Pointer(&e.pend[s.succ[d]&^startDep]))
+		prefetch.Line(&e.pend[s.succ[d]&^startDep])
 	}
 	if it = b[pfDist]; it.op&msgBit != 0 {
 		if n := e.hq(s.ops[it.op&^msgBit].peer).rqHead; n != nilNode {
-			prefetch(unsafe.Pointer(&s.ops[e.pool[n].op]))
+			prefetch.Line(&s.ops[e.pool[n].op])
 		}
 	}
 }
