@@ -89,14 +89,14 @@ vet:
 test-go:
 	CGO_ENABLED=0 $(GO) test $$($(GO) list ./... | grep -v '/cmd/serve/e2e$$')
 
-## test-wasm: the engine's tests under js/wasm on node (same numbers as native)
+## test-wasm: the engine's tests (and internal/permsort's, whose sort differs there) under js/wasm on node (same numbers as native)
 test-wasm:
 	@if ! command -v node >/dev/null; then \
 		if [[ "$${CI:-}" == true ]]; then echo "js/wasm engine tests need node (apt-get install nodejs)"; exit 1; fi; \
 		echo "skipping js/wasm engine tests: node not found (apt-get install nodejs)"; exit 0; \
 	fi; \
-	echo GOOS=js GOARCH=wasm $(GO) test -exec=$(WASM_RUNNER) ./engine/...; \
-	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_RUNNER)" ./engine/...
+	echo GOOS=js GOARCH=wasm $(GO) test -exec=$(WASM_RUNNER) ./engine/... ./internal/permsort/; \
+	GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_RUNNER)" ./engine/... ./internal/permsort/
 
 ## test-report: a quick report into a temporary directory, then the browser tests on it
 test-report:

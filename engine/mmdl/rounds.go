@@ -8,6 +8,7 @@ import (
 
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/permsort"
 )
 
 // MaxRounds bounds R: the schedule holds R messages per flow.
@@ -427,7 +428,7 @@ func paperRounds(in Instance, s *Schedule, tr []Transfer, order []int) {
 					ops = append(ops, Op{Proc: i, Kind: Compute, Peer: -1, Round: R - 1, Tasks: q, Start: off, End: off + q*in.Gamma(i)})
 				}
 			}
-			slices.SortStableFunc(ops, func(a, b Op) int { return cmpF(a.Start, b.Start) })
+			permsort.SortStableFunc(ops, func(a, b Op) int { return cmpF(a.Start, b.Start) })
 			s.Ops = append(s.Ops, ops...)
 		}
 	}

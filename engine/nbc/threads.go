@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"commlab/engine/trace"
+	"commlab/internal/permsort"
 )
 
 // mainStep runs rank r's main thread from its current step until it has to
@@ -627,7 +628,7 @@ func (m *model) closeLane(r, lane int, t float64) {
 // computed.
 func (m *model) overlap() float64 {
 	iv := append(append(slices.Clone(m.tx), m.rx...), m.moving...)
-	slices.SortFunc(iv, func(a, b [2]float64) int {
+	permsort.SortFunc(iv, func(a, b [2]float64) int {
 		switch {
 		case a[0] < b[0]:
 			return -1

@@ -3,6 +3,8 @@ package overlay
 import (
 	"fmt"
 	"slices"
+
+	"commlab/internal/permsort"
 )
 
 // Membership keeps the topology policy's static connections (Section 3.1)
@@ -149,7 +151,7 @@ func (m *Membership) Leave(p int) (closed, opened []Pair, err error) {
 			lost = append(lost, q)
 		}
 	}
-	slices.SortFunc(closed, func(a, b Pair) int {
+	permsort.SortFunc(closed, func(a, b Pair) int {
 		if a[0] != b[0] {
 			return a[0] - b[0]
 		}

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
+
+	"commlab/internal/permsort"
 )
 
 // Plan describes a grid and how to run it.
@@ -76,7 +77,7 @@ func Run[W, R any](ctx context.Context, p Plan, newWorker func() W, trial func(w
 			total += c
 		}
 	}
-	slices.SortStableFunc(jobs, func(a, b job) int { return cmp.Compare(b.cost, a.cost) })
+	permsort.SortStableFunc(jobs, func(a, b job) int { return cmp.Compare(b.cost, a.cost) })
 
 	workers := p.Workers
 	if workers <= 0 {

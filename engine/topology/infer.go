@@ -3,6 +3,8 @@ package topology
 import (
 	"fmt"
 	"slices"
+
+	"commlab/internal/permsort"
 )
 
 // Query is one interference question: do transfers A↔B and C↔D interfere?
@@ -133,7 +135,7 @@ func canonicalGroups(n int, leaves [][]int) ([][]int, error) {
 			return nil, fmt.Errorf("topology: node %d is in no leaf group", v)
 		}
 	}
-	slices.SortFunc(groups, func(a, b []int) int { return a[0] - b[0] })
+	permsort.SortFunc(groups, func(a, b []int) int { return a[0] - b[0] })
 	return groups, nil
 }
 
@@ -419,7 +421,7 @@ func (in *inference) merge() [][]int {
 		}
 	}
 	for _, fs := range in.byPair {
-		slices.SortFunc(fs, func(a, b pairFact) int {
+		permsort.SortFunc(fs, func(a, b pairFact) int {
 			if a.other[0] != b.other[0] {
 				return a.other[0] - b.other[0]
 			}

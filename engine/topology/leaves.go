@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"commlab/internal/permsort"
 )
 
 // JumpFactor is how many noise scales a jump in a node's sorted RTTs must
@@ -394,7 +396,7 @@ func combineViews(n int, proposal [][]int) [][]int {
 		}
 		c.support++
 	}
-	slices.SortStableFunc(cands, func(a, b *cand) int {
+	permsort.SortStableFunc(cands, func(a, b *cand) int {
 		if a.support != b.support {
 			return b.support - a.support
 		}
@@ -434,7 +436,7 @@ func combineViews(n int, proposal [][]int) [][]int {
 		}
 		groups = append(groups, g)
 	}
-	slices.SortFunc(groups, func(a, b []int) int { return a[0] - b[0] })
+	permsort.SortFunc(groups, func(a, b []int) int { return a[0] - b[0] })
 	return groups
 }
 

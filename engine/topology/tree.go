@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"commlab/internal/permsort"
 )
 
 // Tree is a cluster: switches connected as a tree, nodes on the leaf
@@ -168,7 +170,7 @@ func (t *Tree) Groups() [][]int {
 		slices.Sort(m)
 		g = append(g, m)
 	}
-	slices.SortFunc(g, func(a, b []int) int { return a[0] - b[0] })
+	permsort.SortFunc(g, func(a, b []int) int { return a[0] - b[0] })
 	return g
 }
 

@@ -2,9 +2,9 @@ package trace
 
 import (
 	"cmp"
-	"slices"
 
 	"commlab/engine/progress"
+	"commlab/internal/permsort"
 )
 
 // sortChunk is how many records SortProgress sorts or merges between two
@@ -59,7 +59,7 @@ func compareMarkers(a, b Marker) int {
 func sortSteps[T any](xs []T, cmp func(a, b T) int, pr progress.Func) error {
 	n := len(xs)
 	if n <= sortChunk {
-		slices.SortFunc(xs, cmp)
+		permsort.SortFunc(xs, cmp)
 		return pr.Report(1)
 	}
 	passes := 1
@@ -70,7 +70,7 @@ func sortSteps[T any](xs []T, cmp func(a, b T) int, pr progress.Func) error {
 		return pr.Report((float64(pass) + float64(i)/float64(n)) / float64(passes))
 	}
 	for lo := 0; lo < n; lo += sortChunk {
-		slices.SortFunc(xs[lo:min(lo+sortChunk, n)], cmp)
+		permsort.SortFunc(xs[lo:min(lo+sortChunk, n)], cmp)
 		if err := step(0, lo+sortChunk); err != nil {
 			return err
 		}

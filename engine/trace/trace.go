@@ -3,7 +3,8 @@ package trace
 import (
 	"cmp"
 	"fmt"
-	"slices"
+
+	"commlab/internal/permsort"
 )
 
 // Kind is what a lane is doing during a span.
@@ -140,9 +141,9 @@ func (t *Trace) AddMarker(lane int, time float64, label string) {
 // gives the same result as a stable one; pdqsort moves these wide structs
 // far less than a stable merge does.
 func (t *Trace) Sort() {
-	slices.SortFunc(t.Spans, compareSpans)
-	slices.SortFunc(t.Messages, compareMessages)
-	slices.SortFunc(t.Markers, func(a, b Marker) int {
+	permsort.SortFunc(t.Spans, compareSpans)
+	permsort.SortFunc(t.Messages, compareMessages)
+	permsort.SortFunc(t.Markers, func(a, b Marker) int {
 		if c := cmp.Compare(a.Time, b.Time); c != 0 {
 			return c
 		}

@@ -9,6 +9,7 @@ import (
 	"commlab/engine/allreduce"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/permsort"
 	"commlab/scene"
 )
 
@@ -173,7 +174,7 @@ func newRun(p allreduce.Params, res allreduce.Result, tr *trace.Trace) (*Run, er
 			r.stalls = append(r.stalls, stall{row: s.Step, lane: s.Lane, start: s.Start, end: s.End})
 		}
 	}
-	slices.SortFunc(r.stalls, func(a, b stall) int {
+	permsort.SortFunc(r.stalls, func(a, b stall) int {
 		if a.start != b.start {
 			if a.start < b.start {
 				return -1

@@ -8,6 +8,7 @@ import (
 	"commlab/engine/allreduce"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
 	"commlab/scene/butterfly"
@@ -205,7 +206,7 @@ func newRun(p allreduce.Params, res allreduce.Result, tr *trace.Trace, view stri
 		r.msgs = append(r.msgs, message{from: from, to: to, send: m.Send, arr: m.Arrive, delay: m.Delay, redundant: red, used: red && m.Used})
 	}
 	// Conventional first, so that the conventional panel draws a prefix.
-	slices.SortStableFunc(r.msgs, func(a, b message) int {
+	permsort.SortStableFunc(r.msgs, func(a, b message) int {
 		return cmp.Compare(boolInt(a.redundant), boolInt(b.redundant))
 	})
 

@@ -7,6 +7,7 @@ import (
 	"commlab/engine/mmdl"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
 )
@@ -157,7 +158,7 @@ func (r *run) prepare() error {
 		r.lanes[s.Lane] = append(r.lanes[s.Lane], s)
 	}
 	for _, l := range r.lanes {
-		slices.SortFunc(l, func(a, b trace.Span) int {
+		permsort.SortFunc(l, func(a, b trace.Span) int {
 			if a.Start != b.Start {
 				if a.Start < b.Start {
 					return -1

@@ -6,6 +6,7 @@ import (
 
 	"commlab/engine/nbc"
 	"commlab/engine/trace"
+	"commlab/internal/permsort"
 )
 
 // handle is one non-blocking collective's life cycle, from the engine's
@@ -104,7 +105,7 @@ func newTimeline(m nbc.Method, res nbc.Result, tr *trace.Trace) *timeline {
 		}
 	}
 	for i := range tl.spans {
-		slices.SortFunc(tl.spans[i], func(a, b trace.Span) int {
+		permsort.SortFunc(tl.spans[i], func(a, b trace.Span) int {
 			switch {
 			case a.Start < b.Start:
 				return -1

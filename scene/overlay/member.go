@@ -8,6 +8,7 @@ import (
 
 	"commlab/engine/overlay"
 	"commlab/engine/topology"
+	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/render/font"
 	"commlab/scene/chart"
@@ -258,7 +259,7 @@ func (h *history) applyMembership(m *membership, fade float64) {
 		h.links = append(h.links, link{a: c.a, b: c.b, member: true, open: c.open, ready: c.ready, close: cl, by: -1, left: !math.IsInf(cl, 1)})
 		ch = append(ch, change{c.open, c.a, 1, 0}, change{c.open, c.b, 1, 0})
 	}
-	slices.SortStableFunc(ch, func(x, y change) int {
+	permsort.SortStableFunc(ch, func(x, y change) int {
 		switch {
 		case x.t < y.t:
 			return -1

@@ -7,6 +7,7 @@ import (
 
 	"commlab/engine/overlay"
 	"commlab/engine/trace"
+	"commlab/internal/permsort"
 )
 
 // link is one connection's life as the picture draws it: open from its
@@ -158,7 +159,7 @@ func newHistory(procs int, res overlay.Result, tr *trace.Trace) *history {
 			h.hops = append(h.hops, hp)
 			h.maxHop = max(h.maxHop, m.Arrive-m.Send)
 		}
-		slices.SortStableFunc(h.hops, func(x, y hop) int {
+		permsort.SortStableFunc(h.hops, func(x, y hop) int {
 			switch {
 			case x.t0 < y.t0:
 				return -1

@@ -9,6 +9,7 @@ import (
 
 	"commlab/engine/goal"
 	"commlab/engine/trace"
+	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
 )
@@ -178,8 +179,8 @@ func (sd *side) collect() {
 				}
 			}
 		}
-		slices.SortFunc(sd.bars[r], func(a, b bar) int { return cmpInt(a.start, b.start) })
-		slices.SortFunc(sd.gaps[r], func(a, b gap) int { return cmpInt(a.start, b.start) })
+		permsort.SortFunc(sd.bars[r], func(a, b bar) int { return cmpInt(a.start, b.start) })
+		permsort.SortFunc(sd.gaps[r], func(a, b gap) int { return cmpInt(a.start, b.start) })
 	}
 }
 
