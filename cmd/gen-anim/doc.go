@@ -1,3 +1,7 @@
+//go:build !(js && wasm)
+
+// Native only: render/raster leaves GIF encoding out of the js/wasm build.
+
 // Command gen-anim exports a scene natively, for slides and for the site's
 // index: a PNG of one frame, an animated GIF of the whole run, one
 // thumbnail per scene, or the start page itself (site/index.html, its

@@ -2,7 +2,8 @@
 // display list into an *image.RGBA in pure Go (golang.org/x/image/vector for
 // coverage, the faces of render/font for text), with no cgo and no display,
 // so the same pictures the browser shows can be made natively: golden images
-// in tests, PNG frames and animated GIFs for slides (cmd/gen-anim), and the
+// in tests, PNG frames and animated GIFs for slides (cmd/gen-anim; GIF is
+// left out of the js/wasm build, see gif.go), and the
 // page's PNG export inside the wasm binary.
 //
 // It follows the canvas conventions the browser backend inherits, so that

@@ -1,3 +1,7 @@
+//go:build !(js && wasm)
+
+// The GIF palette, like gif.go, is left out of the browser's wasm.
+
 package raster
 
 import (
