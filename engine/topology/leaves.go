@@ -449,7 +449,7 @@ func lowerMean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	slices.Sort(xs)
+	permsort.Sort(xs)
 	k := max(1, len(xs)*8/10)
 	s := 0.0
 	for _, x := range xs[:k] {
@@ -463,7 +463,7 @@ func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	slices.Sort(xs)
+	permsort.Sort(xs)
 	m := len(xs) / 2
 	if len(xs)%2 == 1 {
 		return xs[m]

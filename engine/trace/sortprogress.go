@@ -2,6 +2,7 @@ package trace
 
 import (
 	"cmp"
+	"slices"
 
 	"commlab/engine/progress"
 	"commlab/internal/permsort"
@@ -52,15 +53,32 @@ func compareMarkers(a, b Marker) int {
 	return cmp.Compare(a.Label, b.Label)
 }
 
-// sortSteps sorts xs by cmp as a bottom-up merge sort: chunks of
-// sortChunk sorted in place, then merged in pairs of runs, reporting after
-// every chunk of records sorted or merged. Each merge pass reports an
-// equal share of the fraction.
+// sortSteps sorts xs by cmp in steps (sortIndexSteps), then moves the
+// records into that order. Only this and the comparison are compiled once
+// per record type: the sort itself, on indices, is shared (see
+// internal/permsort on what each copy costs the wasm).
 func sortSteps[T any](xs []T, cmp func(a, b T) int, pr progress.Func) error {
-	n := len(xs)
-	if n <= sortChunk {
+	if len(xs) <= sortChunk {
 		permsort.SortFunc(xs, cmp)
 		return pr.Report(1)
+	}
+	idx, err := sortIndexSteps(len(xs), func(i, j int) int { return cmp(xs[i], xs[j]) }, pr)
+	if err != nil {
+		return err
+	}
+	permsort.Permute(xs, idx)
+	return nil
+}
+
+// sortIndexSteps returns the indices of n records in the order cmp (which
+// compares records by index) sorts them, as a bottom-up merge sort: chunks
+// of sortChunk sorted in place, then merged in pairs of runs, reporting
+// after every chunk of records sorted or merged. Each merge pass reports an
+// equal share of the fraction.
+func sortIndexSteps(n int, cmp func(i, j int) int, pr progress.Func) ([]int, error) {
+	xs := make([]int, n)
+	for i := range xs {
+		xs[i] = i
 	}
 	passes := 1
 	for w := sortChunk; w < n; w *= 2 {
@@ -70,12 +88,12 @@ func sortSteps[T any](xs []T, cmp func(a, b T) int, pr progress.Func) error {
 		return pr.Report((float64(pass) + float64(i)/float64(n)) / float64(passes))
 	}
 	for lo := 0; lo < n; lo += sortChunk {
-		permsort.SortFunc(xs[lo:min(lo+sortChunk, n)], cmp)
+		slices.SortFunc(xs[lo:min(lo+sortChunk, n)], cmp)
 		if err := step(0, lo+sortChunk); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	src, dst := xs, make([]T, n)
+	src, dst := xs, make([]int, n)
 	pass := 1
 	for w := sortChunk; w < n; w *= 2 {
 		out, since := 0, 0
@@ -92,7 +110,7 @@ func sortSteps[T any](xs []T, cmp func(a, b T) int, pr progress.Func) error {
 				if since++; since == sortChunk {
 					since = 0
 					if err := step(pass, out); err != nil {
-						return err
+						return nil, err
 					}
 				}
 			}
@@ -102,11 +120,8 @@ func sortSteps[T any](xs []T, cmp func(a, b T) int, pr progress.Func) error {
 		src, dst = dst, src
 		pass++
 		if err := step(pass, 0); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if &src[0] != &xs[0] {
-		copy(xs, src)
-	}
-	return nil
+	return src, nil
 }

@@ -2,6 +2,7 @@ package permsort
 
 import (
 	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -67,7 +68,7 @@ func TestSameAsSlices(t *testing.T) {
 	}
 }
 
-// TestPermute checks permute against building the result in a new slice.
+// TestPermute checks Permute against building the result in a new slice.
 func TestPermute(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 2, 7, 100} {
@@ -81,13 +82,42 @@ func TestPermute(t *testing.T) {
 			want[i] = x[p]
 		}
 		p := slices.Clone(perm)
-		permute(x, p)
+		Permute(x, p)
 		if !slices.Equal(x, want) {
-			t.Fatalf("n=%d: permute(%v) = %v, want %v", n, perm, x, want)
+			t.Fatalf("n=%d: Permute(%v) = %v, want %v", n, perm, x, want)
 		}
 		for i, v := range p {
 			if v != i {
 				t.Fatalf("n=%d: perm left as %v, want the identity", n, p)
+			}
+		}
+	}
+}
+
+// TestSortSameAsSlices checks Sort against slices.Sort bit for bit on
+// floats with ties, NaNs and both zeros (equal to each other), whose order
+// among themselves only the same sequence of comparisons and swaps keeps.
+func TestSortSameAsSlices(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	vals := []float64{math.NaN(), math.Copysign(0, -1), 0, 1, -1, 2.5, math.Inf(1), math.Inf(-1)}
+	for _, n := range []int{0, 1, 2, 12, 13, 50, 51, 300, 3000} {
+		x := make([]float64, n)
+		for i := range x {
+			if r.IntN(2) == 0 {
+				x[i] = vals[r.IntN(len(vals))]
+			} else {
+				x[i] = float64(r.IntN(10))
+			}
+		}
+		want := slices.Clone(x)
+		slices.Sort(want)
+		for _, sorted := range []func([]float64){Sort[float64], func(x []float64) { byPerm(x, cmp.Compare[float64], false) }} {
+			got := slices.Clone(x)
+			sorted(got)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("n=%d: at %d got %v, slices.Sort has %v", n, i, got[i], want[i])
+				}
 			}
 		}
 	}

@@ -213,7 +213,7 @@ func newRun(p allreduce.Params, res allreduce.Result, tr *trace.Trace) (*Run, er
 	for _, e := range r.rowEnd[1:] {
 		r.steps = append(r.steps, e)
 	}
-	slices.Sort(r.steps)
+	permsort.Sort(r.steps)
 	r.steps = slices.Compact(r.steps)
 	// The conventional completion is the last thing the model computes,
 	// but a late process's redundant copies are still in flight then.

@@ -213,7 +213,7 @@ func newRun(p allreduce.Params, res allreduce.Result, tr *trace.Trace, view stri
 	// Step between stage completions and redundant-exchange completions.
 	steps := append([]float64(nil), res.StageEnd...)
 	steps = append(steps, res.ByT[1:]...)
-	slices.Sort(steps)
+	permsort.Sort(steps)
 	r.steps = slices.Compact(steps)
 	return r
 }

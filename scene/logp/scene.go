@@ -7,6 +7,7 @@ import (
 	"commlab/engine/logp"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
 )
@@ -212,7 +213,7 @@ func (r *run) prepare() {
 		}
 	}
 	steps = slices.DeleteFunc(steps, func(x float64) bool { return !(x > 0 && x <= r.end) })
-	slices.Sort(steps)
+	permsort.Sort(steps)
 	r.steps = slices.Compact(steps)
 }
 

@@ -192,7 +192,7 @@ func (r *run) prepare() error {
 	r.rounds = roundBoundaries(r.sch)
 	r.steps = append(slices.Clone(r.rounds), r.end)
 	r.steps = slices.DeleteFunc(r.steps, func(x float64) bool { return !(x > 0 && x <= r.end) })
-	slices.Sort(r.steps)
+	permsort.Sort(r.steps)
 	r.steps = slices.Compact(r.steps)
 	r.names = make([]string, r.P)
 	r.long = make([]string, r.P)
@@ -222,7 +222,7 @@ func roundBoundaries(s *mmdl.Schedule) []float64 {
 			out = append(out, e)
 		}
 	}
-	slices.Sort(out)
+	permsort.Sort(out)
 	return out
 }
 

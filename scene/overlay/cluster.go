@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"commlab/internal/permsort"
 	"commlab/scene/chart"
 )
 
@@ -182,7 +183,7 @@ func (c *cluster) switchWidth(g geometry, b chart.Box) float64 {
 		rows[d] = append(rows[d], g.swMid[sw])
 	}
 	for _, xs := range rows {
-		slices.Sort(xs)
+		permsort.Sort(xs)
 		for i := 1; i < len(xs); i++ {
 			w = min(w, (xs[i]-xs[i-1])*0.8)
 		}

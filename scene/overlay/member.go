@@ -291,7 +291,7 @@ func (h *history) applyMembership(m *membership, fade float64) {
 	if m.leaveNode >= 0 {
 		h.keySteps = append(h.keySteps, m.leaveAt+fade)
 	}
-	slices.Sort(h.keySteps)
+	permsort.Sort(h.keySteps)
 	h.keySteps = slices.Compact(h.keySteps)
 }
 

@@ -169,10 +169,10 @@ func newHistory(procs int, res overlay.Result, tr *trace.Trace) *history {
 			return 0
 		})
 	}
-	slices.Sort(h.relays)
-	slices.Sort(h.opens)
-	slices.Sort(h.evicts)
-	slices.Sort(h.keySteps)
+	permsort.Sort(h.relays)
+	permsort.Sort(h.opens)
+	permsort.Sort(h.evicts)
+	permsort.Sort(h.keySteps)
 	h.keySteps = slices.Compact(h.keySteps)
 	return h
 }

@@ -229,7 +229,7 @@ func (r *run) prepare() {
 		}
 	}
 	r.items = min(r.items+200, 1<<20)
-	slices.Sort(r.steps)
+	permsort.Sort(r.steps)
 	r.steps = slices.Compact(r.steps)
 }
 
