@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/base64"
 	"fmt"
 	"runtime/debug"
 	"syscall/js"
@@ -146,11 +145,11 @@ func (g *game) expose() (release func()) {
 		if err != nil {
 			return js.Null()
 		}
-		b, err := g.png(scale)
+		u, err := g.pngDataURL(scale)
 		if err != nil {
 			return js.Null()
 		}
-		return "data:image/png;base64," + base64.StdEncoding.EncodeToString(b)
+		return u
 	})
 	def("exportPNG", func(args []js.Value) any {
 		// Slides are projected large: twice the canvas by default.

@@ -4,7 +4,8 @@
 // so the same pictures the browser shows can be made natively: golden images
 // in tests, PNG frames and animated GIFs for slides (cmd/gen-anim; GIF is
 // left out of the js/wasm build, see gif.go), and the
-// page's PNG export inside the wasm binary.
+// page's PNG export inside the wasm binary (its pixels: the browser
+// encodes them there, see encode.go).
 //
 // It follows the canvas conventions the browser backend inherits, so that
 // both backends draw one picture: shapes are anti-aliased by exact area

@@ -1,3 +1,9 @@
+//go:build !(js && wasm)
+
+// PNG encoding is left out of the browser's wasm: the page paints with
+// Image and has the canvas encode the PNG (wasm/png.go), since linking
+// image/png would bring its decoder (registered by its init) too.
+
 package raster
 
 import (

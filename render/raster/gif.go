@@ -2,7 +2,7 @@
 
 // GIF encoding is left out of the browser's wasm, which exports PNGs and
 // WebM but no GIF: linking image/gif would bring its decoder (registered
-// by its init) and cost the wasm about 10 KB gzip.
+// by its init) and cost the wasm 16.5 KB gzip (2026-11-25).
 
 package raster
 
