@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
 	"strconv"
 
 	"commlab/engine/trace"
@@ -186,7 +185,10 @@ func (p *painter) legend() float64 {
 	}
 	if p.r.waits {
 		// Only some plans leave a processor waiting for its timetable.
-		entries = slices.Insert(entries, 3, chart.LegendEntry{Label: "waiting", Draw: func(b box) { p.rect(b, render.Style{Fill: th.Idle, Stroke: th.Rule}) }})
+		// Spliced by hand: slices.Insert would compile its own copy for
+		// LegendEntry into the wasm.
+		waiting := chart.LegendEntry{Label: "waiting", Draw: func(b box) { p.rect(b, render.Style{Fill: th.Idle, Stroke: th.Rule}) }}
+		entries = append(entries[:3], append([]chart.LegendEntry{waiting}, entries[3:]...)...)
 	}
 	return chart.Legend(p.l, p.z, th.Ink, entries)
 }
