@@ -53,7 +53,7 @@ func TestEstimateBoundsRun(t *testing.T) {
 		})
 		t.Logf("%-32s est %10.3g B  got %10.3g B  ratio %.2f   est %8.3g s  took %8.3g s  (%.3g events, %.3g records)",
 			c.name, est.Bytes, got, est.Bytes/got, est.Seconds, took.Seconds(), est.Events, est.Spans)
-		if got > est.Bytes || est.Bytes > 2*got+64<<10 {
+		if !cost.Holds(est.Bytes, got, 64<<10) {
 			t.Errorf("%s: estimate %s, allocated %s: want within [1, 2]x", c.name, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
 	}

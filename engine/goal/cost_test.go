@@ -37,7 +37,7 @@ func TestEstimateBoundsRun(t *testing.T) {
 		})
 		t.Logf("P=%-5d T=%d record=%-5v %9d bytes of text  est %9.3g B got %9.3g B ratio %.2f  est %7.3g s took %7.3g s",
 			c.P, c.T, c.record, len(text), est.Bytes, got, est.Bytes/got, est.Seconds, took.Seconds())
-		if got > est.Bytes || est.Bytes > 2*got+1<<20 {
+		if !cost.Holds(est.Bytes, got, 1<<20) {
 			t.Errorf("P=%d record=%v: estimate %s, allocated %s: want within [1, 2]x", c.P, c.record, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
 		// The run alone, on a schedule read before.
@@ -55,7 +55,7 @@ func TestEstimateBoundsRun(t *testing.T) {
 		})
 		t.Logf("P=%-5d T=%d record=%-5v %9d operations run       est %9.3g B got %9.3g B ratio %.2f  est %7.3g s took %7.3g s",
 			c.P, c.T, c.record, s.NumOps(), est.Bytes, got, est.Bytes/got, est.Seconds, took.Seconds())
-		if got > est.Bytes || est.Bytes > 2*got+64<<10 {
+		if !cost.Holds(est.Bytes, got, 64<<10) {
 			t.Errorf("P=%d record=%v: run estimate %s, allocated %s: want within [1, 2]x", c.P, c.record, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
 	}

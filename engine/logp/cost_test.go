@@ -37,7 +37,7 @@ func TestEstimateBoundsRun(t *testing.T) {
 		}
 		t.Logf("P=%-5d n=%-10d trials=%-5d est %9.3g B got %9.3g B ratio %.2f  est %8.3g s took %8.3g s (%d ops)",
 			c.P, c.n, c.trials, est.Bytes, got, est.Bytes/got, est.Seconds, took.Seconds(), len(s.Prog.Ops))
-		if got > est.Bytes || est.Bytes > 2*got+64<<10 {
+		if !cost.Holds(est.Bytes, got, 64<<10) {
 			t.Errorf("P=%d n=%d: estimate %s, allocated %s: want within [1, 2]x", c.P, c.n, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
 	}

@@ -37,7 +37,7 @@ func TestEstimateBoundsRun(t *testing.T) {
 		}
 		t.Logf("p=%-5d R=%-5d %-7v flows %-5d ops %-8d (bound %8.0f) est %9.3g B got %9.3g B ratio %.2f  est %7.3g s took %7.3g s",
 			c.p, c.R, c.sched, len(st.Transfers), len(s.Ops), Ops(c.p, len(st.Transfers), c.R), est.Bytes, got, est.Bytes/got, est.Seconds, took.Seconds())
-		if got > est.Bytes || est.Bytes > 2*got+64<<10 {
+		if !cost.Holds(est.Bytes, got, 64<<10) {
 			t.Errorf("p=%d R=%d %v: estimate %s, allocated %s: want within [1, 2]x", c.p, c.R, c.sched, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
 	}

@@ -38,7 +38,7 @@ func TestEstimateBoundsRun(t *testing.T) {
 		})
 		t.Logf("%-28s est %9.3g B got %9.3g B ratio %.2f  est %7.3g s took %7.3g s (%.3g messages, %.3g calls)",
 			c.name, est.Bytes, got, est.Bytes/got, est.Seconds, took.Seconds(), Messages(p), Calls(p))
-		if got > est.Bytes || est.Bytes > 2*got+fixedBytes {
+		if !cost.Holds(est.Bytes, got, fixedBytes) {
 			t.Errorf("%s: estimate %s, allocated %s: want within [1, 2]x", c.name, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
 	}

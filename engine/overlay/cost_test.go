@@ -46,7 +46,7 @@ func TestEstimateBoundsRun(t *testing.T) {
 		})
 		t.Logf("%-20s est %9.3g B got %9.3g B ratio %.2f  est %7.3g s took %7.3g s (%.3g messages, %.0f ns/message)",
 			c.name, est.Bytes, got, est.Bytes/got, est.Seconds, took.Seconds(), Messages(p), (took.Seconds()-nsKey*1e-9*float64(p.Keys))*1e9/Messages(p))
-		if got > est.Bytes || est.Bytes > 2*got+64<<10 {
+		if !cost.Holds(est.Bytes, got, 64<<10) {
 			t.Errorf("%s: estimate %s, allocated %s: want within [1, 2]x", c.name, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
 	}

@@ -42,7 +42,7 @@ func TestEstimateBoundsRun(t *testing.T) {
 		}
 		t.Logf("measure n=%-4d s=%-3d est %9.3g B got %9.3g B ratio %.2f  est %7.3g s took %7.3g s (%d questions)",
 			c.n, c.s, est.Bytes, got, est.Bytes/got, est.Seconds, took.Seconds(), len(plan.Used))
-		if got > est.Bytes || est.Bytes > 2*got+64<<10 {
+		if !cost.Holds(est.Bytes, got, 64<<10) {
 			t.Errorf("measure n=%d s=%d: estimate %s, allocated %s: want within [1, 2]x", c.n, c.s, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
 		t0 = time.Now()
@@ -56,7 +56,7 @@ func TestEstimateBoundsRun(t *testing.T) {
 		}
 		t.Logf("infer   n=%-4d s=%-3d est %9.3g B got %9.3g B ratio %.2f  est %7.3g s took %7.3g s",
 			c.n, c.s, est.Bytes, got, est.Bytes/got, est.Seconds, took.Seconds())
-		if got > est.Bytes || est.Bytes > 2*got+64<<10 {
+		if !cost.Holds(est.Bytes, got, 64<<10) {
 			t.Errorf("infer n=%d s=%d: estimate %s, allocated %s: want within [1, 2]x", c.n, c.s, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
 	}
