@@ -611,9 +611,11 @@
       const stream = canvas.captureStream(30);
       const rec = new MediaRecorder(stream, { mimeType: type });
       const chunks = [];
+      let bytes = 0;
       rec.addEventListener('dataavailable', function (e) {
         if (e.data && e.data.size > 0) {
           chunks.push(e.data);
+          bytes += e.data.size;
         }
       });
       rec.addEventListener('error', function (e) {
@@ -646,9 +648,19 @@
       api.seek(0);
       rec.start(250);
       api.play();
-      setTimeout(function () {
+      // A busy machine may not have encoded a frame by the end: keep
+      // recording (up to 10 s more) until there is video, rather than
+      // hand a slide an empty file.
+      const deadline = Date.now() + length * 1000 + 10000;
+      const finish = function () {
+        if (bytes === 0 && Date.now() < deadline) {
+          rec.requestData();
+          setTimeout(finish, 250);
+          return;
+        }
         rec.stop();
-      }, length * 1000);
+      };
+      setTimeout(finish, length * 1000);
     });
   }
 })();

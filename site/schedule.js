@@ -77,8 +77,30 @@
       change.compare = 'file';
     }
     const res = window.commlab.setParams(change);
-    say(res.ok ? 'loaded ' + r.key : res.errors.map(function (e) { return e.message; }).join('; '), !res.ok);
-    return { ok: res.ok, key: r.key, errors: res.errors };
+    report(res, 'loaded ' + r.key);
+    return { ok: res.ok, key: r.key, errors: res.errors, done: res.done };
+  }
+
+  // report says how a setParams went: at once, or, for a schedule big
+  // enough to build in steps, "building" and then its outcome.
+  function report(res, loaded) {
+    const failed = function (errs) { return errs.map(function (e) { return e.message; }).join('; '); };
+    if (!res.ok) {
+      say(failed(res.errors), true);
+      return;
+    }
+    if (!res.building) {
+      say(loaded, false);
+      return;
+    }
+    say(loaded + ': building…', false);
+    res.done.then(function (fin) {
+      if (fin.canceled) {
+        say(loaded + ': build canceled', true);
+      } else {
+        say(fin.ok ? loaded : failed(fin.errors), !fin.ok);
+      }
+    });
   }
 
   function loadNoiseTrace(text, name) {
@@ -98,8 +120,8 @@
       select.appendChild(o);
     }
     const res = window.commlab.setParams({ noise_trace: r.key });
-    say(res.ok ? 'loaded noise trace ' + r.key : res.errors.map(function (e) { return e.message; }).join('; '), !res.ok);
-    return { ok: res.ok, key: r.key, errors: res.errors };
+    report(res, 'loaded noise trace ' + r.key);
+    return { ok: res.ok, key: r.key, errors: res.errors, done: res.done };
   }
 
   // isNoiseTrace tells a noise trace from a GOAL file: its first line

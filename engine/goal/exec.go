@@ -9,6 +9,7 @@ import (
 	"strings"
 	"weak"
 
+	"commlab/engine/progress"
 	"commlab/internal/prefetch"
 )
 
@@ -25,7 +26,18 @@ type Options struct {
 	// per message times, noise stalls and the critical path. It costs
 	// about 150 bytes an operation; sweeps and huge runs leave it off.
 	Record bool
+	// Progress, if set, hears the fraction of the run done (queue items
+	// handled against operations plus messages) every progressEvery
+	// items; an error it returns stops the run and Run returns it. The
+	// browser builds a schedule in steps through it; the results never
+	// depend on it.
+	Progress progress.Func
 }
+
+// progressEvery is how many queue items pass between Progress calls: a
+// few milliseconds of work, so a page stays responsive and the check
+// costs nothing measurable.
+const progressEvery = 1 << 15
 
 // Result is the outcome of a run.
 type Result struct {
@@ -186,23 +198,30 @@ func (x *Executor) Run(s *Schedule, p Params, n Noise, opt Options) (*Result, er
 		return nil, err
 	}
 	x.e.reset(s, p, nz, opt.Record)
+	x.e.pr, x.e.stopped = opt.Progress, nil
 	x.e.run()
+	if err := x.e.stopped; err != nil {
+		x.e.tl, x.e.s, x.e.pr, x.e.stopped = nil, nil, nil, nil
+		return nil, err
+	}
 	r, err := x.e.result()
 	x.e.tl, x.e.s = nil, nil
 	return r, err
 }
 
 type exec struct {
-	s    *Schedule
-	o, O uint64
-	g, G uint64
-	L, S uint64
-	ncpu int
-	nnic int
-	w    int               // slots per rank: max(CPUs, NICs)
-	hs   []hostSlot        // per rank, w slots: clocks, match queues
-	pend []uint8           // dependencies left per op; pendBig: in big
-	big  map[uint32]uint32 // ops with ≥ pendBig dependencies
+	pr      progress.Func // Options.Progress
+	stopped error         // what pr returned to stop the run
+	s       *Schedule
+	o, O    uint64
+	g, G    uint64
+	L, S    uint64
+	ncpu    int
+	nnic    int
+	w       int               // slots per rank: max(CPUs, NICs)
+	hs      []hostSlot        // per rank, w slots: clocks, match queues
+	pend    []uint8           // dependencies left per op; pendBig: in big
+	big     map[uint32]uint32 // ops with ≥ pendBig dependencies
 	// pend and big at the start of a run of pendOf, kept from its second
 	// run on
 	pend0  []uint8
@@ -380,8 +399,15 @@ func (e *exec) run() {
 	// Below half a million operations the schedule stays in the caches
 	// and prefetching only costs.
 	pf := s.NumOps() >= pfMinOps
+	items := float64(s.NumOps() + s.sends)
 	for e.q.len() > 0 {
 		e.res.Pops++
+		if e.pr != nil && e.res.Pops%progressEvery == 0 {
+			if err := e.pr.Report(float64(e.res.Pops) / items); err != nil {
+				e.stopped = err
+				return
+			}
+		}
 		if q := &e.q; pf && len(q.back) == 0 && q.head+4*pfDist < len(q.b0) {
 			e.prefetch(q.b0[q.head : q.head+4*pfDist+1])
 		}

@@ -1,6 +1,10 @@
 package schedule
 
-import "math"
+import (
+	"math"
+
+	"commlab/engine/progress"
+)
 
 // MaxLanes is the most ranks a side draws as lanes; above it, a side is
 // a heat-strip: at a few hundred ranks a lane is under two pixels on a
@@ -38,7 +42,7 @@ type heat struct {
 	level []uint8
 }
 
-func newHeat(sd *side) *heat {
+func newHeat(sd *side, pr progress.Func) (*heat, error) {
 	tl := sd.res.Timeline
 	h := &heat{rows: min(sd.ranks, HeatRows)}
 	h.per = (sd.ranks + h.rows - 1) / h.rows
@@ -55,6 +59,11 @@ func newHeat(sd *side) *heat {
 			}
 			h.add(row, float64(rec.Start), float64(rec.End+rec.Stall))
 		}
+		if r%1024 == 1023 {
+			if err := pr.Report(float64(r+1) / float64(sd.ranks)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	h.level = make([]uint8, len(h.busy))
 	for row := range h.rows {
@@ -65,7 +74,7 @@ func newHeat(sd *side) *heat {
 			h.level[i] = uint8(math.Round(min(1, h.busy[i]) * (heatLevels - 1)))
 		}
 	}
-	return h
+	return h, nil
 }
 
 // add spreads busy time [a, b) over the slices it overlaps.

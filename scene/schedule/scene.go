@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"commlab/engine/goal"
+	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/internal/permsort"
 	"commlab/render"
@@ -47,6 +48,13 @@ func (Scene) Fields() []scene.Field { return Fields() }
 // Build reads the files, runs side A and, if asked, side B, recording
 // their timelines. Both sides draw noise from the same seed.
 func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
+	return sc.BuildProgress(v, seed, nil)
+}
+
+// BuildProgress is Build telling pr the fraction done (scene.Progressive):
+// each side's run through the executor's Options.Progress, then its
+// layout rank by rank. The layout is most of a big schedule's build.
+func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
 	if err := scene.CheckValues(sc.Fields(), v); err != nil {
 		return nil, err
 	}
@@ -59,7 +67,11 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 		return nil, err
 	}
 	r := &run{compare: v[KeyCompare], noise: v[KeyNoise], trace: traceName(v[KeyTrace]), seed: seed}
-	a, err := runSide("A", KeyFile, v[KeyFile], pa, nz, seed)
+	parts := 1.0
+	if v[KeyCompare] == CompareParams || v[KeyCompare] == CompareFile {
+		parts = 2
+	}
+	a, err := runSide("A", KeyFile, v[KeyFile], pa, nz, seed, pr.Part(0, 1/parts))
 	if err != nil {
 		return nil, err
 	}
@@ -70,13 +82,13 @@ func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := runSide("B", KeyFile, v[KeyFile], pb, nz, seed)
+		b, err := runSide("B", KeyFile, v[KeyFile], pb, nz, seed, pr.Part(0.5, 1))
 		if err != nil {
 			return nil, err
 		}
 		r.sides = append(r.sides, b)
 	case CompareFile:
-		b, err := runSide("B", KeyFile2, v[KeyFile2], pa, nz, seed)
+		b, err := runSide("B", KeyFile2, v[KeyFile2], pa, nz, seed, pr.Part(0.5, 1))
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +139,10 @@ func traceName(key string) string {
 // noiseStream separates the noise draws from the seed's other uses.
 const noiseStream = 0x676f616c // "goal"
 
-func runSide(name, key, file string, p goal.Params, nz noiseSet, seed uint64) (*side, error) {
+// runSide runs one side and lays it out, telling pr the fraction done: the
+// executor's run the first third, the layout the rest (the layout costs
+// about twice the run per operation).
+func runSide(name, key, file string, p goal.Params, nz noiseSet, seed uint64, pr progress.Func) (*side, error) {
 	s, err := lookup(file)
 	if err != nil {
 		return nil, &scene.FieldError{Key: key, Value: file, Want: "a shipped example or a file loaded on the page (" + err.Error() + ")"}
@@ -136,7 +151,10 @@ func runSide(name, key, file string, p goal.Params, nz noiseSet, seed uint64) (*
 	if nz.on() {
 		n.Rand = rand.New(rand.NewPCG(seed, noiseStream))
 	}
-	res, err := goal.Run(s, p, n, goal.Options{Record: true})
+	res, err := goal.Run(s, p, n, goal.Options{Record: true, Progress: pr.Part(0, 1.0/3)})
+	if errors.Is(err, progress.ErrCanceled) {
+		return nil, err // stopped by pr: not the file's fault
+	}
 	if err != nil {
 		var re *goal.RangeError
 		if errors.As(err, &re) {
@@ -147,17 +165,25 @@ func runSide(name, key, file string, p goal.Params, nz noiseSet, seed uint64) (*
 		return nil, &scene.FieldError{Key: key, Value: file, Want: "a schedule that completes: " + err.Error()}
 	}
 	sd := &side{name: name, file: file, p: p, s: s, res: res, ranks: s.NumRanks(), crit: res.Critical, stall: res.Stall}
-	sd.collect()
+	if err := sd.collect(pr.Part(1.0/3, 1)); err != nil {
+		return nil, err
+	}
+	// A side too small for the checkpoints above still says it is done
+	// (and can still be stopped there).
+	if err := pr.Report(1); err != nil {
+		return nil, err
+	}
 	return sd, nil
 }
 
 // collect sorts the timeline into per-rank bars and gaps, or heat cells
 // when there are too many ranks or operations to draw one by one.
-func (sd *side) collect() {
+func (sd *side) collect(pr progress.Func) error {
 	tl := sd.res.Timeline
 	if sd.ranks > MaxLanes || sd.s.NumOps() > MaxLaneOps {
-		sd.heat = newHeat(sd)
-		return
+		h, err := newHeat(sd, pr)
+		sd.heat = h
+		return err
 	}
 	sd.bars = make([][]bar, sd.ranks)
 	sd.gaps = make([][]gap, sd.ranks)
@@ -181,7 +207,13 @@ func (sd *side) collect() {
 		}
 		permsort.SortFunc(sd.bars[r], func(a, b bar) int { return cmpInt(a.start, b.start) })
 		permsort.SortFunc(sd.gaps[r], func(a, b gap) int { return cmpInt(a.start, b.start) })
+		if r%64 == 63 {
+			if err := pr.Report(float64(r+1) / float64(sd.ranks)); err != nil {
+				return err
+			}
+		}
 	}
+	return nil
 }
 
 func cmpInt(a, b int64) int {

@@ -45,7 +45,10 @@ const layoutJS = `(() => {
 		const inner = cell.getBoundingClientRect().width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)
 			- parseFloat(cs.borderLeftWidth) - parseFloat(cs.borderRightWidth);
 		let longest = '', lw = 0;
-		for (const w of cell.textContent.split(/\s+/)) {
+		// A web address (span.url) breaks after its slashes (and, as any
+		// text, its hyphens): its pieces are the words.
+		const words = cell.textContent.split(/\s+/).flatMap((w) => w.includes('://') ? w.split(/(?<=[\/-])/) : [w]);
+		for (const w of words) {
 			if (!w) continue;
 			const x = wordWidth(cs, w);
 			if (x > lw) { lw = x; longest = w; }

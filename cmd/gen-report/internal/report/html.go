@@ -65,7 +65,8 @@ type rowView struct {
 }
 
 type noteView struct {
-	Label, Text string
+	Label string
+	Text  template.HTML // see proseHTML
 }
 
 // proseMeanRunes is the mean cell length above which a column is prose: a
@@ -112,20 +113,48 @@ func cellClass(s string) string {
 // break inside (at a hyphen, a bracket, a slash) in a span.nw, so a cell
 // wraps at its spaces but never inside "NBCF-ovlp" or "E[T](L_s*)": a
 // column is never narrower than its longest word, and a table of short
-// phrases still fits the window.
+// phrases still fits the window. A web address (a cited source) is the
+// exception: it breaks after a slash (span.url).
 func wordsHTML(s string) template.HTML {
 	var b strings.Builder
 	for i, w := range strings.Fields(s) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		if strings.IndexFunc(w, breaksWord) >= 0 {
+		if strings.Contains(w, "://") {
+			// A cited web address is longer than a phone's column: it
+			// may break after its slashes, and only there.
+			b.WriteString(urlHTML(w))
+		} else if strings.IndexFunc(w, breaksWord) >= 0 {
 			b.WriteString(`<span class="nw">` + template.HTMLEscapeString(w) + `</span>`)
 		} else {
 			b.WriteString(template.HTMLEscapeString(w))
 		}
 	}
 	return template.HTML(b.String())
+}
+
+// proseHTML escapes a prose cell's text; a web address in it (a cited
+// source) may break after its slashes, since on a phone it is wider than
+// the table.
+func proseHTML(s string) template.HTML {
+	var b strings.Builder
+	for i, w := range strings.Split(s, " ") {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if strings.Contains(w, "://") {
+			b.WriteString(urlHTML(w))
+		} else {
+			b.WriteString(template.HTMLEscapeString(w))
+		}
+	}
+	return template.HTML(b.String())
+}
+
+// urlHTML is a web address with a line-break opportunity after each slash.
+func urlHTML(w string) string {
+	return `<span class="url">` + strings.ReplaceAll(template.HTMLEscapeString(w), "/", "/<wbr>") + `</span>`
 }
 
 type findingView struct {
@@ -247,7 +276,7 @@ func buildItem(it item) (v itemView, csvData, jsonData []byte, err error) {
 			for i, s := range r {
 				if prose[i] {
 					if s != "" {
-						row.Notes = append(row.Notes, noteView{Label: t.Header[i], Text: s})
+						row.Notes = append(row.Notes, noteView{Label: t.Header[i], Text: proseHTML(s)})
 					}
 					continue
 				}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"html/template"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,7 @@ func TestProseColumnGoesUnderItsRow(t *testing.T) {
 	if len(v.Header) != 2 {
 		t.Fatalf("header %q: want the two short columns", v.Header)
 	}
-	if len(v.Rows[0].Cells) != 2 || len(v.Rows[0].Notes) != 1 || v.Rows[0].Notes[0].Label != "why" || v.Rows[0].Notes[0].Text != why {
+	if len(v.Rows[0].Cells) != 2 || len(v.Rows[0].Notes) != 1 || v.Rows[0].Notes[0].Label != "why" || string(v.Rows[0].Notes[0].Text) != template.HTMLEscapeString(why) {
 		t.Errorf("row 0 = %+v, want two cells and the why as a note", v.Rows[0])
 	}
 	if len(v.Rows[1].Notes) != 0 {
