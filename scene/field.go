@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"commlab/internal/shown"
 )
 
 // Kind is the type of a parameter's value.
@@ -98,19 +100,13 @@ func CutKey(key string) string {
 	return Cut(key)
 }
 
-// MaxShown is how many characters of a user's value a message repeats: a
-// URL may carry megabytes, and a message must stay readable.
-const MaxShown = 40
+// MaxShown is how many characters of a user's value a message repeats
+// (shown.Max: the engine and the commands cut the same way).
+const MaxShown = shown.Max
 
 // Cut shortens s to MaxShown characters (runes), marking the cut with
 // "…" and how long s was, for messages that quote user input.
-func Cut(s string) string {
-	r := []rune(s)
-	if len(r) <= MaxShown {
-		return s
-	}
-	return string(r[:MaxShown]) + fmt.Sprintf("… (%d characters)", len(r))
-}
+func Cut(s string) string { return shown.Cut(s) }
 
 // Want says in words what the field accepts, e.g. "a power of two in [2, 64]".
 func (f Field) Want() string {

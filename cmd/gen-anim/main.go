@@ -11,12 +11,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"commlab/internal/budget"
 	"commlab/internal/outfile"
+	"commlab/internal/shown"
 	"commlab/render"
 	"commlab/render/raster"
 	"commlab/scene"
@@ -99,7 +99,7 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 		}
 		// Quoted values and unquoted names ("flag provided but not
 		// defined: -NAME") alike may be megabytes long.
-		words := strings.Split(cutQuoted(err.Error()), " ")
+		words := strings.Split(shown.Quoted(err.Error()), " ")
 		for i, w := range words {
 			if !strings.Contains(w, `"`) {
 				words[i] = scene.Cut(w)
@@ -214,7 +214,7 @@ func (o options) state(reg scene.Registry) (scene.State, scene.Scene, error) {
 	q := o.pageQuery()
 	given, err := url.ParseQuery(q)
 	if err != nil {
-		return scene.State{}, nil, usagef("-query %q: not a URL query (%v)", scene.Cut(o.query), cutQuoted(err.Error()))
+		return scene.State{}, nil, usagef("-query %q: not a URL query (%v)", scene.Cut(o.query), shown.Quoted(err.Error()))
 	}
 	if o.scene != "" {
 		if _, ok := reg.Lookup(o.scene); !ok {
@@ -399,31 +399,4 @@ var dataOut io.Writer = os.Stdout
 // symlink, to stdout for "-".
 func writeFile(path string, write func(io.Writer) error) error {
 	return outfile.Write(path, dataOut, write)
-}
-
-// cutQuoted shortens every Go-quoted string in msg with scene.Cut: the
-// flag package quotes a whole bad value ("invalid value %q for flag -%s"),
-// and an argument may be megabytes long.
-func cutQuoted(msg string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(msg, '"')
-		if i < 0 {
-			break
-		}
-		q, err := strconv.QuotedPrefix(msg[i:])
-		if err != nil {
-			break
-		}
-		b.WriteString(msg[:i])
-		msg = msg[i+len(q):]
-		if u, err := strconv.Unquote(q); err == nil {
-			if c := scene.Cut(u); c != u {
-				q = strconv.Quote(c)
-			}
-		}
-		b.WriteString(q)
-	}
-	b.WriteString(msg)
-	return b.String()
 }

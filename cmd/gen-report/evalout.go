@@ -8,8 +8,9 @@ import (
 	"io"
 	"math"
 	"reflect"
-	"strconv"
 	"strings"
+
+	"commlab/internal/shown"
 )
 
 // given lists the flags the user set, as "-name value", in name order.
@@ -20,7 +21,7 @@ func (f *flags) given() string {
 			s = append(s, "-"+fl.Name)
 			return
 		}
-		s = append(s, "-"+fl.Name+" "+cut(fl.Value.String()))
+		s = append(s, "-"+fl.Name+" "+shown.Cut(fl.Value.String()))
 	})
 	return strings.Join(s, " ")
 }
@@ -132,55 +133,19 @@ func nonFinite(v reflect.Value, path string) (string, float64) {
 	return "", 0
 }
 
-// cut shortens a value a message repeats to its first 40 characters,
-// marking the cut and the length, as scene.Cut does for URL values: an
-// argument may be megabytes long, and a message must stay readable.
-func cut(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:40]) + fmt.Sprintf("… (%d characters)", len(r))
-	}
-	return s
-}
-
 // cutLong shortens the long words of a flag package message: quoted
 // values (cutQuoted) and unquoted ones ("flag provided but not defined:
 // -NAME", "bad flag syntax: ARG").
 func cutLong(msg string) string {
-	msg = cutQuoted(msg)
+	msg = shown.Quoted(msg)
 	if len(msg) <= 200 {
 		return msg
 	}
 	words := strings.Split(msg, " ")
 	for i, w := range words {
 		if !strings.Contains(w, `"`) {
-			words[i] = cut(w)
+			words[i] = shown.Cut(w)
 		}
 	}
 	return strings.Join(words, " ")
-}
-
-// cutQuoted shortens every Go-quoted string in msg with cut: the flag
-// package quotes the whole bad value ("invalid value %q for flag -%s").
-func cutQuoted(msg string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(msg, '"')
-		if i < 0 {
-			b.WriteString(msg)
-			return b.String()
-		}
-		q, err := strconv.QuotedPrefix(msg[i:])
-		if err != nil {
-			b.WriteString(msg)
-			return b.String()
-		}
-		b.WriteString(msg[:i])
-		msg = msg[i+len(q):]
-		if u, err := strconv.Unquote(q); err == nil {
-			if c := cut(u); c != u {
-				q = strconv.Quote(c)
-			}
-		}
-		b.WriteString(q)
-	}
 }

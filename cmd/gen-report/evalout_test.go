@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"commlab/internal/shown"
 )
 
 // TestEvalNamesTheUsersFlags: a range that follows another flag, broken by
@@ -122,7 +124,7 @@ func TestLongArgumentsAreCut(t *testing.T) {
 			t.Errorf("%.20s…: message of %d bytes: %.300s", args, len(err.Error()), err)
 		}
 	}
-	if got := cutQuoted(`a "short" b "` + strings.Repeat("é", 50) + `" c`); got != `a "short" b "`+strings.Repeat("é", 40)+`… (50 characters)" c` {
+	if got := shown.Quoted(`a "short" b "` + strings.Repeat("é", 50) + `" c`); got != `a "short" b "`+strings.Repeat("é", 40)+`… (50 characters)" c` {
 		t.Errorf("cutQuoted: %s", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"commlab/engine/topology"
+	"commlab/internal/shown"
 )
 
 // FuzzSizeFlag: -msg takes what it says (bytes, KB, MB, GB, KiB, MiB, GiB)
@@ -90,7 +91,7 @@ func FuzzCutQuoted(f *testing.F) {
 	f.Add(`a "b" c "\"" d`)
 	f.Add(`unterminated "abc`)
 	f.Fuzz(func(t *testing.T, msg string) {
-		out := cutQuoted(msg)
+		out := shown.Quoted(msg)
 		if len(out) > len(msg)+60*strings.Count(msg, `"`) {
 			t.Fatalf("cutQuoted grew %d bytes to %d", len(msg), len(out))
 		}

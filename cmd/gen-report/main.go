@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"commlab/internal/outfile"
+	"commlab/internal/shown"
 )
 
 func main() {
@@ -72,7 +73,7 @@ func (f *flags) parse(args []string, allowArgs bool) error {
 		return fmt.Errorf("%s: %s (see -h)", f.Name(), cutLong(err.Error()))
 	}
 	if !allowArgs && f.NArg() > 0 {
-		return fmt.Errorf("%s: unexpected argument %q (see -h)", f.Name(), cut(f.Arg(0)))
+		return fmt.Errorf("%s: unexpected argument %q (see -h)", f.Name(), shown.Cut(f.Arg(0)))
 	}
 	return nil
 }

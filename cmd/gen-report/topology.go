@@ -13,6 +13,7 @@ import (
 
 	"commlab/engine/sweep"
 	"commlab/engine/topology"
+	"commlab/internal/shown"
 )
 
 // The topology verbs split the paper's Section 2 at the measurements, so
@@ -338,7 +339,7 @@ func parseTreeJSON(path string, b []byte) (*topology.Tree, error) {
 		case errors.Is(err, io.EOF):
 			return nil, fmt.Errorf("%s: empty file, want Tree JSON", path)
 		}
-		return nil, fmt.Errorf("%s: tree JSON: %s", path, cutQuoted(untagged(err)))
+		return nil, fmt.Errorf("%s: tree JSON: %s", path, shown.Quoted(untagged(err)))
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("%s: %s: more after the tree's JSON object", path, lineCol(b, dec.InputOffset()))

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"commlab/engine/noise"
+	"commlab/internal/shown"
 )
 
 // Noise is what disturbs a run. The zero value is a quiet machine.
@@ -83,19 +84,6 @@ type NoiseTrace struct {
 	sumAfterFirst   uint64 // durations of events 1..n-1: one wrap of the trace
 }
 
-// maxShown is how many characters of a value from the input a message
-// repeats: a line may be a megabyte long.
-const maxShown = 40
-
-// cut shortens s to maxShown characters, marking the cut and the length.
-func cut(s string) string {
-	r := []rune(s)
-	if len(r) <= maxShown {
-		return s
-	}
-	return string(r[:maxShown]) + fmt.Sprintf("… (%d characters)", len(r))
-}
-
 // ReadNoiseTrace reads a noise trace; errors name the file, line and
 // column. Starts must increase and the trace needs at least two events
 // (the last event's start is the trace's length, as in LogGOPSim).
@@ -119,13 +107,13 @@ func ReadNoiseTrace(r io.Reader, name string) (*NoiseTrace, error) {
 			if len(f) > 2 {
 				at = col[2]
 			}
-			return nil, fmt.Errorf("%s:%d:%d: want \"start<TAB>duration\" (ns), found %q", name, line, at, cut(s))
+			return nil, fmt.Errorf("%s:%d:%d: want \"start<TAB>duration\" (ns), found %q", name, line, at, shown.Cut(s))
 		}
 		var v [2]uint64
 		for i, x := range f {
 			fv, err := strconv.ParseFloat(x, 64)
 			if err != nil || !(fv >= 0) || fv > maxNoiseTime {
-				return nil, fmt.Errorf("%s:%d:%d: %s %q out of range: want a number of ns in [0, %g]", name, line, col[i], [2]string{"start", "duration"}[i], cut(x), float64(maxNoiseTime))
+				return nil, fmt.Errorf("%s:%d:%d: %s %q out of range: want a number of ns in [0, %g]", name, line, col[i], [2]string{"start", "duration"}[i], shown.Cut(x), float64(maxNoiseTime))
 			}
 			v[i] = uint64(math.Round(fv))
 		}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"commlab/internal/shown"
 )
 
 // ReadOptions tune Read.
@@ -198,13 +200,13 @@ func (p *parser) number(what string, limit uint64) (uint64, bool) {
 	if n > 19 { // may have wrapped: check exactly
 		u, err := strconv.ParseUint(string(p.buf[s:p.pos]), 10, 64)
 		if err != nil {
-			p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, cut(string(p.buf[s:p.pos])), limit)
+			p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, shown.Cut(string(p.buf[s:p.pos])), limit)
 			return 0, false
 		}
 		v = u
 	}
 	if v > limit {
-		p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, cut(string(p.buf[s:p.pos])), limit)
+		p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, shown.Cut(string(p.buf[s:p.pos])), limit)
 		return 0, false
 	}
 	return v, true
@@ -294,7 +296,7 @@ func (p *parser) statementLine() {
 		case p.prefix("irequires"):
 			p.dependency(start, id, true)
 		default:
-			p.fail(p.pos, `expected ":", "requires" or "irequires" after label %q, found %s`, cut(string(id)), p.found(p.pos))
+			p.fail(p.pos, `expected ":", "requires" or "irequires" after label %q, found %s`, shown.Cut(string(id)), p.found(p.pos))
 		}
 		return
 	}
@@ -436,7 +438,7 @@ func (p *parser) lookup(id []byte) (uint32, bool) {
 
 func (p *parser) define(col int, id []byte, local uint32) {
 	if _, dup := p.lookup(id); dup {
-		p.fail(col, "label %s defined twice in rank %d", cut(string(id)), p.rank)
+		p.fail(col, "label %s defined twice in rank %d", shown.Cut(string(id)), p.rank)
 		return
 	}
 	if n, ok := numericLabel(id); ok {
@@ -573,12 +575,12 @@ func (p *parser) dependency(start int, a []byte, start2 bool) {
 	}
 	ai, ok := p.lookup(a)
 	if !ok {
-		p.fail(start, "label %s is not defined (yet) in rank %d", cut(string(a)), p.rank)
+		p.fail(start, "label %s is not defined (yet) in rank %d", shown.Cut(string(a)), p.rank)
 		return
 	}
 	ci, ok := p.lookup(c)
 	if !ok {
-		p.fail(s, "label %s is not defined (yet) in rank %d", cut(string(c)), p.rank)
+		p.fail(s, "label %s is not defined (yet) in rank %d", shown.Cut(string(c)), p.rank)
 		return
 	}
 	if start2 {

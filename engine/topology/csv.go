@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"commlab/internal/shown"
 )
 
 // AsymmetryTolerance is how far u's and v's measurements of the same pair
@@ -57,7 +59,7 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: empty node name", i+2)
 		}
 		if j, dup := ids[h]; dup {
-			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: node %q named twice (first in column %d)", i+2, cut(h), j+2)
+			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: node %q named twice (first in column %d)", i+2, shown.Cut(h), j+2)
 		}
 		ids[h] = i
 		names[i] = h
@@ -82,22 +84,22 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 		name := strings.TrimSpace(rec[0])
 		u, ok := ids[name]
 		if !ok {
-			return nil, nil, fmt.Errorf("rtt csv: line %d, column 1: node %q is not in the header", line, cut(name))
+			return nil, nil, fmt.Errorf("rtt csv: line %d, column 1: node %q is not in the header", line, shown.Cut(name))
 		}
 		if rtt[u] != nil {
-			return nil, nil, fmt.Errorf("rtt csv: line %d, column 1: node %q has a second row (the first is on line %d)", line, cut(name), rowLine[u])
+			return nil, nil, fmt.Errorf("rtt csv: line %d, column 1: node %q has a second row (the first is on line %d)", line, shown.Cut(name), rowLine[u])
 		}
 		row := make([]float64, n)
 		for v, f := range rec[1:] {
 			x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d (%s to %s): %q is not a finite number", line, v+2, cut(name), cut(names[v]), cut(f))
+				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d (%s to %s): %q is not a finite number", line, v+2, shown.Cut(name), shown.Cut(names[v]), shown.Cut(f))
 			}
 			if x < 0 {
-				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d (%s to %s): RTT %v is negative", line, v+2, cut(name), cut(names[v]), x)
+				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d (%s to %s): RTT %v is negative", line, v+2, shown.Cut(name), shown.Cut(names[v]), x)
 			}
 			if v == u && x != 0 {
-				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d: %s's RTT to itself is %v, want 0", line, v+2, cut(name), x)
+				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d: %s's RTT to itself is %v, want 0", line, v+2, shown.Cut(name), x)
 			}
 			row[v] = x
 		}
@@ -105,7 +107,7 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 	}
 	for u, row := range rtt {
 		if row == nil {
-			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: node %q has no row", u+2, cut(names[u]))
+			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: node %q has no row", u+2, shown.Cut(names[u]))
 		}
 	}
 	// A pair's two entries differ by noise, and now and then one is an
@@ -131,7 +133,7 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 	}
 	if far > 0 && float64(far) > AsymmetricPairs*float64(pairs) {
 		return nil, nil, fmt.Errorf("rtt csv: line %d, column %d: %s to %s is %v but line %d has %s to %s %v, and %d of the %d pairs are more than %g%% apart (at most %g%% may be: outliers); rows and columns mixed up, or different units?",
-			rowLine[fu], fv+2, cut(names[fu]), cut(names[fv]), rtt[fu][fv], rowLine[fv], cut(names[fv]), cut(names[fu]), rtt[fv][fu], far, pairs, 100*AsymmetryTolerance, 100*AsymmetricPairs)
+			rowLine[fu], fv+2, shown.Cut(names[fu]), shown.Cut(names[fv]), rtt[fu][fv], rowLine[fv], shown.Cut(names[fv]), shown.Cut(names[fu]), rtt[fv][fu], far, pairs, 100*AsymmetryTolerance, 100*AsymmetricPairs)
 	}
 	return names, rtt, nil
 }
@@ -196,7 +198,7 @@ func readInterference(r io.Reader, names []string) ([]Observation, error) {
 	}
 	for i, h := range head {
 		if !strings.EqualFold(strings.TrimSpace(h), interferenceHeader[i]) {
-			return nil, fmt.Errorf("interference csv: line 1, column %d: header %q, want %q (a,b,c,d,interferes)", i+1, cut(h), interferenceHeader[i])
+			return nil, fmt.Errorf("interference csv: line 1, column %d: header %q, want %q (a,b,c,d,interferes)", i+1, shown.Cut(h), interferenceHeader[i])
 		}
 	}
 	var obs []Observation
@@ -224,7 +226,7 @@ func readInterference(r io.Reader, names []string) ([]Observation, error) {
 			name := strings.TrimSpace(rec[i])
 			v, ok := ids[name]
 			if !ok {
-				return nil, fmt.Errorf("interference csv: line %d, column %d (%s): node %q is not in the RTT matrix", line, i+1, interferenceHeader[i], cut(name))
+				return nil, fmt.Errorf("interference csv: line %d, column %d (%s): node %q is not in the RTT matrix", line, i+1, interferenceHeader[i], shown.Cut(name))
 			}
 			q[i] = v
 		}
@@ -233,7 +235,7 @@ func readInterference(r io.Reader, names []string) ([]Observation, error) {
 			if q[0] != q[1] {
 				col = 4
 			}
-			return nil, fmt.Errorf("interference csv: line %d, column %d: a pair joins a node to itself (%s-%s, %s-%s)", line, col, cut(rec[0]), cut(rec[1]), cut(rec[2]), cut(rec[3]))
+			return nil, fmt.Errorf("interference csv: line %d, column %d: a pair joins a node to itself (%s-%s, %s-%s)", line, col, shown.Cut(rec[0]), shown.Cut(rec[1]), shown.Cut(rec[2]), shown.Cut(rec[3]))
 		}
 		var x bool
 		switch strings.ToLower(strings.TrimSpace(rec[4])) {
@@ -242,14 +244,14 @@ func readInterference(r io.Reader, names []string) ([]Observation, error) {
 		case "false":
 			x = false
 		default:
-			return nil, fmt.Errorf("interference csv: line %d, column 5 (interferes): %q, want true or false", line, cut(rec[4]))
+			return nil, fmt.Errorf("interference csv: line %d, column 5 (interferes): %q, want true or false", line, shown.Cut(rec[4]))
 		}
 		k := quadKey(q[0], q[1], q[2], q[3])
 		if first, ok := seen[k]; ok && obs[first].Interferes != x {
 			o := obs[first]
 			return nil, fmt.Errorf("interference csv: line %d, column 5 (interferes): %s-%s with %s-%s is %v, but line %d has %s-%s with %s-%s %v: the same question answered both ways",
-				line, cut(names[q[0]]), cut(names[q[1]]), cut(names[q[2]]), cut(names[q[3]]), x,
-				obsLine[first], cut(names[o.A]), cut(names[o.B]), cut(names[o.C]), cut(names[o.D]), o.Interferes)
+				line, shown.Cut(names[q[0]]), shown.Cut(names[q[1]]), shown.Cut(names[q[2]]), shown.Cut(names[q[3]]), x,
+				obsLine[first], shown.Cut(names[o.A]), shown.Cut(names[o.B]), shown.Cut(names[o.C]), shown.Cut(names[o.D]), o.Interferes)
 		} else if !ok {
 			seen[k] = len(obs)
 		}
@@ -270,45 +272,6 @@ func skipBOM(r io.Reader) io.Reader {
 		br.Discard(len(utf8BOM))
 	}
 	return br
-}
-
-// MaxShown is how many characters of a value from the input a message
-// repeats: a CSV field or a name may be megabytes long.
-const MaxShown = 40
-
-// cut shortens s to MaxShown characters, marking the cut and the length.
-func cut(s string) string {
-	r := []rune(s)
-	if len(r) <= MaxShown {
-		return s
-	}
-	return string(r[:MaxShown]) + fmt.Sprintf("… (%d characters)", len(r))
-}
-
-// cutQuoted applies cut to every Go-quoted string in msg (encoding/json
-// quotes a whole unknown key).
-func cutQuoted(msg string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(msg, '"')
-		if i < 0 {
-			break
-		}
-		q, err := strconv.QuotedPrefix(msg[i:])
-		if err != nil {
-			break
-		}
-		b.WriteString(msg[:i])
-		msg = msg[i+len(q):]
-		if u, err := strconv.Unquote(q); err == nil {
-			if c := cut(u); c != u {
-				q = strconv.Quote(c)
-			}
-		}
-		b.WriteString(q)
-	}
-	b.WriteString(msg)
-	return b.String()
 }
 
 // WriteInterferenceCSV writes observations in the format

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"commlab/internal/permsort"
+	"commlab/internal/shown"
 )
 
 // Tree is a cluster: switches connected as a tree, nodes on the leaf
@@ -79,7 +80,7 @@ func (t *Tree) build() (*index, error) {
 			return nil, fmt.Errorf("topology: node %d has an empty name", i)
 		}
 		if j, dup := names[name]; dup {
-			return nil, fmt.Errorf("topology: nodes %d and %d are both named %q", j, i, cut(name))
+			return nil, fmt.Errorf("topology: nodes %d and %d are both named %q", j, i, shown.Cut(name))
 		}
 		names[name] = i
 	}
@@ -269,14 +270,14 @@ func (t *Tree) UnmarshalJSON(b []byte) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
 		if msg := err.Error(); len(msg) > 200 { // a long unknown key, quoted whole
-			return fmt.Errorf("topology: tree JSON: %s", cutQuoted(msg))
+			return fmt.Errorf("topology: tree JSON: %s", shown.Quoted(msg))
 		}
 		return fmt.Errorf("topology: tree JSON: %w", err)
 	}
 	ids := make(map[string]int, len(in.Nodes))
 	for i, name := range in.Nodes {
 		if _, dup := ids[name]; dup {
-			return fmt.Errorf("topology: tree JSON: \"nodes\"[%d]: name %q appears twice", i, cut(name))
+			return fmt.Errorf("topology: tree JSON: \"nodes\"[%d]: name %q appears twice", i, shown.Cut(name))
 		}
 		ids[name] = i
 	}
@@ -286,7 +287,7 @@ func (t *Tree) UnmarshalJSON(b []byte) error {
 		for _, name := range js.Nodes {
 			v, ok := ids[name]
 			if !ok {
-				return fmt.Errorf("topology: tree JSON: \"switches\"[%d]: node %q is not in \"nodes\"", i, cut(name))
+				return fmt.Errorf("topology: tree JSON: \"switches\"[%d]: node %q is not in \"nodes\"", i, shown.Cut(name))
 			}
 			sw.Nodes = append(sw.Nodes, v)
 		}
