@@ -292,9 +292,12 @@ func newExec(s *Schedule, p Params, nz *cpuNoise, rec bool) *exec {
 }
 
 // reuse returns s[:n] cleared, reusing its array when it is big enough.
+// A new array is backed by huge pages where it holds some.
 func reuse[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		s = make([]T, n)
+		prefetch.Huge(s)
+		return s
 	}
 	s = s[:n]
 	clear(s)
@@ -319,6 +322,7 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 	e.q.reset()
 	if want := s.NumOps() - s.sends; cap(e.pool) < want {
 		e.pool = make([]rqNode, 0, want) // address space: touched as recvs are posted
+		prefetch.Huge(e.pool)
 	}
 	if rec {
 		e.tl = &Timeline{Ops: make([]OpRecord, n), Messages: make([]MsgRecord, 0, s.sends)}

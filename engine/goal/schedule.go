@@ -3,6 +3,8 @@ package goal
 import (
 	"fmt"
 	"math"
+
+	"commlab/internal/prefetch"
 )
 
 // Kind is what an operation does. The values are LogGOPSim's OP_SEND,
@@ -215,6 +217,9 @@ func NewBuilder(numRanks int, labels bool, opsHint int) *Builder {
 		opsHint = min(opsHint, MaxOps)
 		b.s.ops = make([]op, 0, opsHint+1)
 		b.s.succ = make([]uint32, 0, opsHint)
+		// fresh and untouched: faulted in 2 MB at a time as they fill
+		prefetch.Huge(b.s.ops)
+		prefetch.Huge(b.s.succ)
 	}
 	return b
 }

@@ -1,5 +1,6 @@
 // Package prefetch asks the CPU to bring a cache line in ahead of its use
-// (PREFETCHT0 on amd64, nothing elsewhere).
+// (PREFETCHT0 on amd64, nothing elsewhere), and the kernel to back a
+// large array with huge pages (Huge).
 //
 // It is a hint with no effect on any result, so the engine may call it
 // while staying pure; it lives here, outside engine/, because the engine's

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package prefetch
+
+import "unsafe"
+
+func huge(p unsafe.Pointer, n uintptr) {}
