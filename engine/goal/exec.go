@@ -320,6 +320,7 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 	e.initPend(s, n)
 	e.free, e.ufree = nilNode, nilNode
 	e.q.reset()
+	e.q.reserve(P)
 	if want := s.NumOps() - s.sends; cap(e.pool) < want {
 		e.pool = make([]rqNode, 0, want) // address space: touched as recvs are posted
 		prefetch.Huge(e.pool)

@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"math/bits"
 	"slices"
+
+	"commlab/internal/prefetch"
 )
 
 // item is an entry of LogGOPSim's active queue: an operation (or, with
@@ -49,7 +51,19 @@ type chunk struct {
 	next  int32
 }
 
-type bucket struct{ head, tail int32 }
+// bucket is a list of chunks. Its items' common time t (when not mixed)
+// and whether they were added in stamp order (not unsorted) let refill
+// move a bucket of one time, the usual case, to b0 in bulk: every rank's
+// message of a collective's stage arrives at one instant.
+type bucket struct {
+	head, tail int32
+	lastTS     uint32 // stamp of the item added last
+	mixed      bool   // items of more than one time
+	unsorted   bool   // a stamp smaller than the one before it
+	t          uint64 // the time of the first item
+}
+
+var emptyBucket = bucket{head: -1, tail: -1}
 
 func (q *queue) reset() {
 	q.last, q.head, q.n = 0, 0, 0
@@ -62,9 +76,25 @@ func (q *queue) reset() {
 		q.free = int32(i)
 	}
 	for i := range q.bk {
-		q.bk[i] = bucket{-1, -1}
+		q.bk[i] = emptyBucket
 	}
 	q.back = q.back[:0]
+}
+
+// reserve makes room for about items queued at once without growing the
+// chunk arena or b0 (each growth copies the arena and faults fresh
+// memory in): one item per rank is what a collective's stage queues.
+func (q *queue) reserve(items int) {
+	if cap(q.b0) < items {
+		q.b0 = make([]item, 0, items)
+		prefetch.Huge(q.b0)
+	}
+	if n := items/chunkItems + len(q.bk); cap(q.chunks) < n {
+		c := make([]chunk, len(q.chunks), n)
+		prefetch.Huge(c)
+		copy(c, q.chunks)
+		q.chunks = c
+	}
 }
 
 func (q *queue) len() int { return len(q.b0) - q.head + q.n + len(q.back) }
@@ -81,6 +111,13 @@ func (q *queue) newChunk() int32 {
 
 func (q *queue) add(b int, it item) {
 	bk := &q.bk[b]
+	if bk.tail < 0 {
+		bk.t, bk.mixed, bk.unsorted = it.time, false, false
+	} else {
+		bk.mixed = bk.mixed || it.time != bk.t
+		bk.unsorted = bk.unsorted || it.ts < bk.lastTS
+	}
+	bk.lastTS = it.ts
 	if bk.tail < 0 || q.chunks[bk.tail].n == chunkItems {
 		c := q.newChunk()
 		if bk.tail < 0 {
@@ -143,7 +180,24 @@ func (q *queue) refill() {
 		b++
 	}
 	bk := q.bk[b]
-	q.bk[b] = bucket{-1, -1}
+	q.bk[b] = emptyBucket
+	if !bk.mixed {
+		// all at one time: the bucket becomes b0 as it is, in bulk
+		q.last = bk.t
+		for c := bk.head; c >= 0; {
+			ch := &q.chunks[c]
+			q.b0 = append(q.b0, ch.items[:ch.n]...)
+			q.n -= int(ch.n)
+			next := ch.next
+			ch.next = q.free
+			q.free = c
+			c = next
+		}
+		if bk.unsorted {
+			slices.SortFunc(q.b0, cmpTS)
+		}
+		return
+	}
 	m := ^uint64(0)
 	for c := bk.head; c >= 0; c = q.chunks[c].next {
 		ch := &q.chunks[c]
