@@ -45,6 +45,9 @@ type queue struct {
 
 const chunkItems = 256
 
+// reserveMin is the least number of items queue.reserve makes room for.
+const reserveMin = 1 << 16
+
 type chunk struct {
 	items [chunkItems]item
 	n     int32
@@ -84,12 +87,16 @@ func (q *queue) reset() {
 // reserve makes room for about items queued at once without growing the
 // chunk arena or b0 (each growth copies the arena and faults fresh
 // memory in): one item per rank is what a collective's stage queues.
+// Small runs grow as they go, allocating only what they use.
 func (q *queue) reserve(items int) {
+	if items < reserveMin {
+		return
+	}
 	if cap(q.b0) < items {
 		q.b0 = make([]item, 0, items)
 		prefetch.Huge(q.b0)
 	}
-	if n := items/chunkItems + len(q.bk); cap(q.chunks) < n {
+	if n := items / chunkItems; cap(q.chunks) < n {
 		c := make([]chunk, len(q.chunks), n)
 		prefetch.Huge(c)
 		copy(c, q.chunks)
