@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -48,7 +49,19 @@ type painter struct {
 
 	damage render.Damage
 	whole  []image.Rectangle
+	// clip is the region being painted, in device pixels: strokes cull
+	// their segments against it (see visible).
+	clip [4]float32
+	// Long polylines' runs of chunkSegs segments, boxed in device pixels
+	// (chunks), found once a Paint: chunkAt[i] is item i's first box in
+	// chunkBox, or -1 before it is needed.
+	chunkAt  []int32
+	chunkBox [][4]float32
 }
+
+// chunkSegs is how many segments of a long polyline share a box that a
+// region is tested against before its segments are.
+const chunkSegs = 8
 
 func newPainter() *painter {
 	p := &painter{atlas: newGlyphAtlas()}
@@ -72,23 +85,50 @@ func (p *painter) Paint(dst *ebiten.Image, l render.List, scale float64) {
 	if full {
 		regions = append(p.whole[:0], dst.Bounds())
 	}
+	p.clear(dst, regions, l.Background)
+	p.chunkAt = slices.Grow(p.chunkAt[:0], len(l.Items))[:len(l.Items)]
+	for i := range p.chunkAt {
+		p.chunkAt[i] = -1
+	}
+	p.chunkBox = p.chunkBox[:0]
 	for _, r := range regions {
 		p.dst = dst.SubImage(r).(*ebiten.Image)
-		p.dst.Fill(l.Background)
+		p.clip = [4]float32{float32(r.Min.X), float32(r.Min.Y), float32(r.Max.X), float32(r.Max.Y)}
 		p.nGrid = 0
 		for i, it := range l.Items {
 			if _, ok := it.(render.Grid); ok {
 				p.nGrid++ // grids keep their images by order in the list
 			}
 			if full || p.damage.Bounds(i).Overlaps(r) {
-				p.item(it)
+				p.item(i, it)
 			}
 		}
 		p.flush()
 	}
 }
 
-func (p *painter) item(it render.Item) {
+// clear fills the regions with the background before any is painted. An
+// opaque background is drawn as one batch of quads (the same pixels a Fill
+// gives), so that the regions' own draws, all from the glyph atlas onto
+// one screen, merge into one draw call however many regions there are: a
+// Fill per region would split the batch at every region.
+func (p *painter) clear(dst *ebiten.Image, regions []image.Rectangle, bg color.RGBA) {
+	if bg.A != 255 {
+		for _, r := range regions {
+			dst.SubImage(r).(*ebiten.Image).Fill(bg)
+		}
+		return
+	}
+	p.dst = dst
+	b := dst.Bounds()
+	p.clip = [4]float32{float32(b.Min.X), float32(b.Min.Y), float32(b.Max.X), float32(b.Max.Y)}
+	for _, r := range regions {
+		p.fillRect(float32(r.Min.X), float32(r.Min.Y), float32(r.Max.X), float32(r.Max.Y), bg)
+	}
+	p.flush()
+}
+
+func (p *painter) item(i int, it render.Item) {
 	switch it := it.(type) {
 	case render.Rect:
 		p.rect(it)
@@ -99,9 +139,24 @@ func (p *painter) item(it render.Item) {
 	case render.Polyline:
 		// Dashes restart at every vertex; the scenes dash only short
 		// guides, where that does not show.
-		if it.Stroke.A != 0 {
-			for i := 1; i < len(it.Points); i++ {
-				p.stroke(it.Points[i-1], it.Points[i], it.Style)
+		if it.Stroke.A == 0 {
+			break
+		}
+		if len(it.Points) <= 2*chunkSegs {
+			for k := 1; k < len(it.Points); k++ {
+				p.stroke(it.Points[k-1], it.Points[k], it.Style)
+			}
+			break
+		}
+		// A long curve crosses many small regions: test its runs of
+		// segments against this one before the segments themselves.
+		w := float32(it.StrokeWidth()) * p.scale
+		for c, b := range p.chunks(i, it.Points) {
+			if !p.visible(b[0], b[1], b[2], b[3], w) {
+				continue
+			}
+			for k := c*chunkSegs + 1; k <= min((c+1)*chunkSegs, len(it.Points)-1); k++ {
+				p.stroke(it.Points[k-1], it.Points[k], it.Style)
 			}
 		}
 	case render.Arrow:
@@ -295,11 +350,52 @@ func (p *painter) featherRect(x0, y0, x1, y1 float32, c color.RGBA) {
 // stroke draws a segment in scene pixels with the style's width and dashes.
 func (p *painter) stroke(a, b render.Point, st render.Style) {
 	w := float32(st.StrokeWidth()) * p.scale
+	ax, ay := p.pt(a)
+	bx, by := p.pt(b)
+	if !p.visible(ax, ay, bx, by, w) {
+		return
+	}
 	for _, seg := range render.Dashes(a, b, st.Dash) {
 		x0, y0 := p.pt(seg[0])
 		x1, y1 := p.pt(seg[1])
-		p.segment(x0, y0, x1, y1, w, st.Stroke)
+		if p.visible(x0, y0, x1, y1, w) {
+			p.segment(x0, y0, x1, y1, w, st.Stroke)
+		}
 	}
+}
+
+// chunks returns the boxes (device pixels, x0, y0, x1, y1) of the runs of
+// chunkSegs segments of item i's points, computed at its first use in a
+// Paint.
+func (p *painter) chunks(i int, pts []render.Point) [][4]float32 {
+	if at := p.chunkAt[i]; at >= 0 {
+		return p.chunkBox[at : int(at)+(len(pts)-2)/chunkSegs+1]
+	}
+	at := len(p.chunkBox)
+	p.chunkAt[i] = int32(at)
+	for c := 0; c*chunkSegs < len(pts)-1; c++ {
+		x, y := p.pt(pts[c*chunkSegs])
+		b := [4]float32{x, y, x, y}
+		for _, q := range pts[c*chunkSegs+1 : min((c+1)*chunkSegs+1, len(pts))] {
+			x, y := p.pt(q)
+			b = [4]float32{min(b[0], x), min(b[1], y), max(b[2], x), max(b[3], y)}
+		}
+		p.chunkBox = append(p.chunkBox, b)
+	}
+	return p.chunkBox[at:]
+}
+
+// visible reports whether a stroke of width w from (x0, y0) to (x1, y1)
+// (device pixels) can touch the region being painted. A damaged region is
+// small, but the curves crossing it (the overlay's arcs span the canvas)
+// are painted whole; their pieces outside it would only be clipped, and
+// software WebGL pays for every triangle it clips. The margin covers the
+// half width, the half-pixel feather and the snapping of axis-aligned
+// strokes, so a culled piece would not have changed a pixel.
+func (p *painter) visible(x0, y0, x1, y1, w float32) bool {
+	m := w/2 + 2
+	return min(x0, x1)-m < p.clip[2] && max(x0, x1)+m > p.clip[0] &&
+		min(y0, y1)-m < p.clip[3] && max(y0, y1)+m > p.clip[1]
 }
 
 // segment draws a straight stroke of width w in device pixels with butt

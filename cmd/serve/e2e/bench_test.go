@@ -79,7 +79,7 @@ func TestPageNumbers(t *testing.T) {
 	var fps float64
 	size := "?"
 	t.Run("frames per second", func(t *testing.T) {
-		fps, size = framesPerSecond(t, base, "butterfly", map[string]any{"P": 64, "loop": true})
+		fps, size, _ = framesPerSecond(t, base, "scene=butterfly&P=64")
 	})
 	rows = append(rows, benchRow{
 		"frames/s playing P=64 at " + size, fmt.Sprintf("%.1f", fps), fmt.Sprintf("≥ %d", minFPS), verdict(fps >= minFPS),
@@ -93,7 +93,7 @@ func TestPageNumbers(t *testing.T) {
 		}
 		var f float64
 		t.Run("frames per second "+name, func(t *testing.T) {
-			f, size = framesPerSecond(t, base, name, map[string]any{"loop": true})
+			f, size, _ = framesPerSecond(t, base, "scene="+name)
 		})
 		rows = append(rows, benchRow{fmt.Sprintf("frames/s playing %s (defaults) at %s", name, size), fmt.Sprintf("%.1f", f), "", ""})
 	}
@@ -226,11 +226,14 @@ func firstFrame(t *testing.T, base string) (ms float64, browser string) {
 	return ms, browser
 }
 
-// framesPerSecond plays a scene with params set (loop on) in a fresh
-// browser whose viewport is 960x540, with the scene embedded so its canvas
-// fills it, and counts the page's draws over fpsWindow after a second of
-// warm-up. It returns frames per second and the canvas size it measured at.
-func framesPerSecond(t *testing.T, base, scene string, params map[string]any) (fps float64, size string) {
+// framesPerSecond plays the scene page at query (its parameters in the
+// URL, so that no build runs while it counts; loop on) in a fresh browser
+// whose viewport is 960x540, with the scene embedded so its canvas fills
+// it, and counts the page's draws over fpsWindow after a second of
+// warm-up. It returns frames per second, the canvas size it measured at
+// and the Go side's mean cost of a frame (layout and paint, in ms), which
+// says whether a slow scene is slow in its layout or in its painting.
+func framesPerSecond(t *testing.T, base, query string) (fps float64, size string, cost frameCost) {
 	t.Helper()
 	s := newBrowserSession(t, base, 960, 540)
 	// A headless window's viewport can differ from its size by the
@@ -238,29 +241,37 @@ func framesPerSecond(t *testing.T, base, scene string, params map[string]any) (f
 	if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(960, 540)); err != nil {
 		t.Fatal(err)
 	}
-	s.open("scene.html?scene=" + scene + "&embed=1&loop=1")
+	s.open("scene.html?" + query + "&embed=1&loop=1")
 	s.waitFor("the first frame", ready, bootTimeout)
-	if r := s.setParams(params); !r.OK {
-		t.Fatalf("setParams(%v) = %+v", params, r)
-	}
 	eval[any](s, `window.commlab.play()`)
 	time.Sleep(time.Second)
 	type sample struct {
-		Draws   float64 `json:"draws"`
-		Now     float64 `json:"now"`
-		Playing bool    `json:"playing"`
-		W       float64 `json:"width"`
-		H       float64 `json:"height"`
+		Draws    float64 `json:"draws"`
+		Now      float64 `json:"now"`
+		Playing  bool    `json:"playing"`
+		W        float64 `json:"width"`
+		H        float64 `json:"height"`
+		LayoutMs float64 `json:"layoutMs"`
+		PaintMs  float64 `json:"paintMs"`
 	}
 	const read = `(() => { const st = window.commlab.state();
-		return {draws: st.draws, now: performance.now(), playing: st.playing, width: st.width, height: st.height}; })()`
+		return {draws: st.draws, now: performance.now(), playing: st.playing, width: st.width, height: st.height,
+			layoutMs: st.layoutMs, paintMs: st.paintMs}; })()`
 	a := eval[sample](s, read)
 	time.Sleep(fpsWindow)
 	b := eval[sample](s, read)
 	if !a.Playing || !b.Playing {
 		t.Errorf("the scene stopped playing during the measurement (loop=1)")
 	}
-	return (b.Draws - a.Draws) / ((b.Now - a.Now) / 1000), fmt.Sprintf("%vx%v", b.W, b.H)
+	fps = (b.Draws - a.Draws) / ((b.Now - a.Now) / 1000)
+	return fps, fmt.Sprintf("%vx%v", b.W, b.H), frameCost{b.LayoutMs, b.PaintMs}
+}
+
+// frameCost is the page's running mean of the Go side's work per frame.
+type frameCost struct{ layoutMs, paintMs float64 }
+
+func (c frameCost) String() string {
+	return fmt.Sprintf("layout %.2f ms + paint %.2f ms a frame", c.layoutMs, c.paintMs)
 }
 
 func median(xs []float64) float64 {

@@ -7,9 +7,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // TestOverlayMembership loads the overlay scene with a join and a leave
@@ -72,41 +69,12 @@ func TestOverlayFPS(t *testing.T) {
 	} {
 		var fps float64
 		var size string
+		var cost frameCost
 		t.Run(c.name, func(t *testing.T) {
-			fps, size = overlayFPS(t, base, c.query)
+			fps, size, cost = framesPerSecond(t, base, "scene=overlay"+c.query)
 		})
 		load, _ := os.ReadFile("/proc/loadavg")
 		f := strings.Fields(string(load))
-		fmt.Printf("overlay (%s) at %s: %.1f frames/s (target ≥ %d), load average %s\n", c.name, size, fps, minFPS, strings.Join(f[:min(3, len(f))], " "))
+		fmt.Printf("overlay (%s) at %s: %.1f frames/s (target ≥ %d; %s), load average %s\n", c.name, size, fps, minFPS, cost, strings.Join(f[:min(3, len(f))], " "))
 	}
-}
-
-// overlayFPS is framesPerSecond with the fields in the URL rather than
-// set after the first frame, so that no build runs while it counts.
-func overlayFPS(t *testing.T, base, query string) (fps float64, size string) {
-	t.Helper()
-	s := newBrowserSession(t, base, 960, 540)
-	if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(960, 540)); err != nil {
-		t.Fatal(err)
-	}
-	s.open("scene.html?scene=overlay&embed=1&loop=1" + query)
-	s.waitFor("the first frame", ready, bootTimeout)
-	eval[any](s, `window.commlab.play()`)
-	time.Sleep(time.Second)
-	type sample struct {
-		Draws   float64 `json:"draws"`
-		Now     float64 `json:"now"`
-		Playing bool    `json:"playing"`
-		W       float64 `json:"width"`
-		H       float64 `json:"height"`
-	}
-	const read = `(() => { const st = window.commlab.state();
-		return {draws: st.draws, now: performance.now(), playing: st.playing, width: st.width, height: st.height}; })()`
-	a := eval[sample](s, read)
-	time.Sleep(fpsWindow)
-	b := eval[sample](s, read)
-	if !a.Playing || !b.Playing {
-		t.Errorf("the scene stopped playing during the measurement (loop=1)")
-	}
-	return (b.Draws - a.Draws) / ((b.Now - a.Now) / 1000), fmt.Sprintf("%vx%v", b.W, b.H)
 }
