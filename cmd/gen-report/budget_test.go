@@ -88,6 +88,8 @@ func TestBudgetRefuses(t *testing.T) {
 		{"eval overlay -procs 1024 -nodes 512 -iterations 100", []string{"procs = 1024", "iterations = 100", "GB", "lower iterations to at most"}},
 		{"eval mmdl -rounds 10000 -mhz " + mhz + " -tasks " + tasks, []string{"512 processors", "rounds = 10000", "GB", "lower rounds to at most"}},
 		{"topology infer --rtt " + rttPath, []string{"300 leaf groups", "interference questions", "GB", "leaf groups fit"}},
+		{"eval goal -f " + goalExamples + "ex_dissemination_16.goal -net-mean 2 -net-delay 1 -L 2000000000",
+			[]string{"net-mean = 2 with net-delay = 1 and L = 2e9", "network-noise buckets and events over", "engine time", "raise net-mean to at least"}},
 		{"topology measure --tree " + treePath + " --out " + filepath.Join(dir, "out"), []string{"20000 nodes", "RTT matrix of 4e8 entries", "GB", "nodes fit"}},
 	} {
 		name := c.args

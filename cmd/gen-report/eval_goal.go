@@ -154,6 +154,24 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 	if *traceOut != "" && !record {
 		return fmt.Errorf("eval goal: -trace needs a schedule of at most %d operations (this one has %d)", goalRecordLimit, s.NumOps())
 	}
+	if ev.Noise != nil {
+		// What the noise adds, counted from the schedule: its engine time
+		// against the budget with the run's, and the noisy run's length
+		// against what the engine's times hold (-force does not lift that).
+		names := goal.FlagNames
+		names.TraceFile = gn.Trace
+		nc, err := goal.EstimateNoise(s, p, nz, names)
+		if err != nil {
+			return fs.paramError(err)
+		}
+		run := goal.EstimateText(hint, record)
+		if hint <= 0 { // not a regular file: its size was not known
+			run = goal.EstimateRun(s.NumOps(), record)
+		}
+		if err := checkCost("eval goal", goal.AddNoise(run, nc), *force); err != nil {
+			return err
+		}
+	}
 	r, err := goal.Run(s, p, nz, goal.Options{Record: record})
 	if err != nil {
 		return fmt.Errorf("eval goal: %w", err)

@@ -106,6 +106,13 @@ func TestEvalGoalBadInput(t *testing.T) {
 		{"eval goal -f " + cyc, "cyc.goal:7:1: rank 0: dependency cycle: l2 -> l1 -> l2"},
 		{"eval goal -f " + stuck, "schedule did not complete: 0 operations never ran; unmatched: rank 1 l1: recv from 0 tag 2"},
 		{"eval goal -f x -L abc", `invalid value "abc" for flag -L`},
+		// Network noise whose delay is not under its mean: a flight could
+		// grow without end (the run hung).
+		{"eval goal -f " + goalExamples + "ex_dissemination_16.goal -net-mean 1 -net-delay 2", "-net-delay = 2 is out of range: want an integer number of ns in [1, net-mean = 1): each noise event delays a flight"},
+		// OS jitter that would stretch the run past the engine's int64
+		// times (End came out negative), even with -force.
+		{"eval goal -f " + goalExamples + "ex_allreduce_recdoub_32.goal -os-period 1000000000 -os-duration 999999999 -o 2000000000 -force",
+			"-os-duration = 999999999 is out of range: want a shorter stall: os-duration = 999999999 of every os-period = 1000000000 leaves 1 ns of work per period"},
 	} {
 		_, _, err := runCmd(t, strings.Fields(c.args)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -2,6 +2,7 @@ package goal
 
 import (
 	"fmt"
+	"math"
 
 	"commlab/engine/cost"
 )
@@ -67,6 +68,314 @@ func EstimateRun(ops int, record bool) cost.Cost {
 		c.Spans = n
 		c.Bytes += recordedRunOp * n
 		c.Seconds += nsRecordedOp * n * 1e-9
+	}
+	return c
+}
+
+// Engine time and memory of noise, measured by TestEstimateNoise (go test
+// -run EstimateNoise -v ./engine/goal/ logs them; CPU time on 2026-11-25,
+// load 5-10). Noise never steps over
+// windows one by one: OS jitter skips whole periods of work at once
+// (osFinish), so its cost is a call per CPU interval whatever the period;
+// a noise trace is read event by event over each interval (whole wraps at
+// once); network noise scans the noise buckets and events of each delayed
+// flight.
+const (
+	nsInterval   = 200 // per CPU interval (a calc, o at each end of a message) with noise on, the queue's extra re-insertions included: measured 120-190
+	nsTraceEvent = 3   // per trace event an interval meets, and per step of its binary search: measured 1-1.2
+	nsNetMessage = 250 // per message with network noise (its cursor, the extra re-insertions): measured 200-240 with the scan's 5 buckets at 25
+	nsNetScan    = 25  // per noise bucket or event a flight scans: measured 11-14
+	rankPhase    = 8   // per rank: a trace offset, an OS phase
+	rankCursor   = 32  // per rank: a network-noise cursor
+	noiseFixed   = 512 // the noise models themselves
+)
+
+// MaxLength is the longest run the engine's times hold: End and the noise
+// stall total are int64 nanoseconds (about 292 years).
+const MaxLength = math.MaxInt64
+
+// NoiseNames are the names a surface gives the noise inputs and L, for
+// cost.Key and messages: gen-report eval goal's flags (FlagNames), or the
+// schedule scene's URL keys. TraceFile is the noise trace's file name.
+type NoiseNames struct {
+	OSPeriod, OSDuration, NetMean, NetDelay, Trace, L string
+	TraceFile                                         string
+}
+
+// FlagNames are gen-report eval goal's flags.
+var FlagNames = NoiseNames{OSPeriod: "os-period", OSDuration: "os-duration", NetMean: "net-mean",
+	NetDelay: "net-delay", Trace: "noise-trace", L: "L"}
+
+// noiseWork is what noise adds to a run of a schedule, counted from the
+// schedule and the parameters without running it.
+type noiseWork struct {
+	intervals float64 // CPU intervals noise applies to: each calc, o at both ends of each message
+	cpuWork   float64 // their total length, ns
+	messages  float64
+	flight    float64 // L, ns: a clean flight
+	traceIter float64 // trace events the intervals meet (expected), binary-search steps included
+	netScan   float64 // buckets and events the flights scan (expected)
+	// Bounds, ns: the clean run's length (every operation's CPU, NIC and
+	// flight time one after the other: the critical path is a chain of
+	// some of them) and what each noise adds to any chain at most (the
+	// network's at a quantile far in its tail).
+	clean, osStall, traceStall, netDelay float64
+}
+
+// length bounds the noisy run's End (and its stall total), ns.
+func (w noiseWork) length() float64 { return w.clean + w.osStall + w.traceStall + w.netDelay }
+
+// traceShape is what the estimate needs of a noise trace.
+type traceShape struct {
+	n, span, sum, maxDur, search float64
+}
+
+func shapeOf(t *NoiseTrace) traceShape {
+	sh := traceShape{n: float64(len(t.Start)), span: float64(t.Start[len(t.Start)-1])}
+	for _, d := range t.Duration {
+		sh.sum += float64(d)
+		sh.maxDur = max(sh.maxDur, float64(d))
+	}
+	sh.search = math.Ceil(math.Log2(sh.n)) + 1
+	return sh
+}
+
+// iter is the events an interval of l ns meets (on average over the
+// random offsets): as many as start in it, at most one per ns, and at
+// most twice the trace (whole wraps are added at once), plus the binary
+// search that finds where it starts.
+func (sh traceShape) iter(l float64) float64 {
+	return min(sh.n*l/sh.span, l+1, 2*sh.n) + sh.search
+}
+
+// stall bounds the trace's stall of an interval of l ns: the event that
+// reaches into it, and the events starting in it (a whole trace's
+// durations per wrap, and at most one event per ns).
+func (sh traceShape) stall(l float64) float64 {
+	return sh.maxDur + min((math.Floor(l/sh.span)+1)*sh.sum, (l+2)*sh.maxDur)
+}
+
+// netQuantile bounds the network-noise events of m flights of l ns with
+// events every mean ns, each delaying its flight by delay < mean (ρ =
+// delay/mean): a flight's events are a branching process whose mean is
+// (l/mean)/(1-ρ) and variance (l/mean)/(1-ρ)³; the bound is the mean plus
+// ten standard deviations plus 40/(1-ρ)², past which a single flight's
+// tail is below e^-20.
+func netQuantile(m, l, mean, delay float64) float64 {
+	rho := delay / mean
+	a := m * l / mean
+	return a/(1-rho) + 10*math.Sqrt(a/math.Pow(1-rho, 3)) + 40/((1-rho)*(1-rho))
+}
+
+func workOf(s *Schedule, p Params, n Noise) noiseWork {
+	w := noiseWork{flight: float64(p.L)}
+	o, L, g := float64(p.Overhead), float64(p.L), float64(p.Gap)
+	O, G := float64(p.OverheadPerByte), float64(p.GapPerByte)
+	var sh traceShape
+	if n.Trace != nil {
+		sh = shapeOf(n.Trace)
+	}
+	var calcs, calcWork float64
+	for i := range uint32(s.NumOps()) {
+		switch s.kind(i) {
+		case Calc:
+			c := float64(s.size(i))
+			calcs++
+			calcWork += c
+			if n.Trace != nil {
+				w.traceIter += sh.iter(c)
+				w.traceStall += sh.stall(c)
+			}
+		case Send:
+			b := max(float64(s.size(i))-1, 0)
+			w.messages++
+			// sender: CPU o+(s-1)O, NIC g+(s-1)G, flight o+L; receiver:
+			// CPU o+max((s-1)O, (s-1)G), NIC g+(s-1)G
+			w.clean += 3*o + 2*g + L + b*(O+2*G) + max(b*O, b*G)
+		}
+	}
+	w.clean += calcWork
+	w.intervals = calcs + 2*w.messages
+	w.cpuWork = calcWork + 2*w.messages*o
+	if n.Trace != nil {
+		w.traceIter += 2 * w.messages * sh.iter(o)
+		w.traceStall += 2 * w.messages * sh.stall(o)
+	}
+	if j := n.OS; j != nil {
+		// Work c started anywhere meets at most ⌈c/(period-duration)⌉+1
+		// windows.
+		d := float64(j.Duration)
+		w.osStall = w.cpuWork*d/float64(j.Period-j.Duration) + 2*w.intervals*d
+	}
+	if nn := n.Net; nn != nil {
+		mean, delay := float64(nn.Mean), float64(nn.Delay)
+		// A flight scans its own length's buckets (one per mean), the
+		// events it meets and up to four buckets past its end.
+		per := L / (mean - delay) // events and buckets of one flight, expected: (L/mean)/(1-ρ)
+		w.netScan = w.messages * (2*per + 5)
+		w.netDelay = delay * netQuantile(w.messages, L, mean, delay)
+	}
+	return w
+}
+
+// EstimateNoise is what noise n adds to running s under p: the
+// engine time its models take (the OS jitter's call per CPU interval, the
+// trace events each interval meets, the network-noise buckets each flight
+// scans) and their per-rank state, counted from the schedule without
+// running it; the run's own cost is EstimateRun's (or EstimateText's),
+// and AddNoise adds the two. The noisy run's length is bounded as well
+// (every operation's time one after the other, each CPU interval
+// stretched by the OS jitter's 1/(1 - duration/period) plus a window and
+// by the trace's durations, each flight delayed by its events' tail): a
+// bound past MaxLength, where the engine's times would wrap, is a
+// *RangeError naming the input that drives it and what would fit, as is
+// a model out of its range (Noise.Validate's errors, with the flags'
+// names). names are the surface's names for the inputs.
+func EstimateNoise(s *Schedule, p Params, n Noise, names NoiseNames) (cost.Cost, error) {
+	if err := n.validModels(); err != nil {
+		return cost.Cost{}, err
+	}
+	w := workOf(s, p, n)
+	if err := w.check(n, names); err != nil {
+		return cost.Cost{}, err
+	}
+	ranks := float64(s.NumRanks())
+	c := cost.Cost{Bytes: noiseFixed}
+	var tTrace, tNet float64
+	if n.Trace != nil || n.OS != nil {
+		c.Events += w.intervals
+		c.Seconds += nsInterval * w.intervals * 1e-9
+	}
+	if n.Trace != nil {
+		c.Events += w.traceIter
+		tTrace = nsTraceEvent * w.traceIter * 1e-9
+		if !n.CoScheduled {
+			c.Bytes += rankPhase * ranks
+		}
+	}
+	if n.OS != nil && !n.OS.CoScheduled {
+		c.Bytes += rankPhase * ranks
+	}
+	if n.Net != nil {
+		c.Events += w.messages + w.netScan
+		tNet = (nsNetMessage*w.messages + nsNetScan*w.netScan) * 1e-9
+		c.Bytes += rankCursor * ranks
+	}
+	c.Seconds += tTrace + tNet
+	switch {
+	case n.Trace != nil && tTrace >= tNet:
+		sh := shapeOf(n.Trace)
+		c.Key = names.Trace
+		c.Why = fmt.Sprintf("the noise trace %s (%s events over %s ns): CPU intervals meet its events about %s times (%s intervals: calc and o)",
+			traceLabel(names), cost.Num(sh.n), cost.Num(sh.span), cost.Num(w.traceIter), cost.Num(w.intervals))
+		c.Fit = func(over float64) string {
+			return fmt.Sprintf("a trace about %s times sparser (at most %s events over the same span) fits",
+				cost.Num(cost.Scale(over, 1)), cost.Num(sh.n/cost.Scale(over, 1)))
+		}
+	case n.Net != nil && tNet > 0:
+		mean, delay, L := float64(n.Net.Mean), float64(n.Net.Delay), float64(p.L)
+		c.Key = names.NetMean
+		c.Why = fmt.Sprintf("%s = %s with %s = %s and %s = %s scans about %s network-noise buckets and events over %s messages",
+			names.NetMean, cost.Num(mean), names.NetDelay, cost.Num(delay), names.L, cost.Num(L), cost.Num(w.netScan), cost.Num(w.messages))
+		c.Fit = func(over float64) string {
+			// A flight scans about L/(mean - delay) buckets and events.
+			f := cost.Scale(over, 1)
+			s := fmt.Sprintf("raise %s to at least %s", names.NetMean, cost.Num(math.Ceil(delay+f*(mean-delay))))
+			if d := mean - f*(mean-delay); d >= 1 {
+				s += fmt.Sprintf(" or lower %s to at most %s", names.NetDelay, cost.Num(math.Floor(d)))
+			}
+			if l := math.Floor(L / f); l >= 1 {
+				s += fmt.Sprintf(" or lower %s to at most %s", names.L, cost.Num(l))
+			}
+			return s
+		}
+	default:
+		c.Key = names.OSPeriod
+		c.Why = fmt.Sprintf("OS jitter on %s CPU intervals", cost.Num(w.intervals))
+	}
+	return c, nil
+}
+
+func traceLabel(names NoiseNames) string {
+	if names.TraceFile == "" {
+		return "given"
+	}
+	return names.TraceFile
+}
+
+// check refuses noise whose run could outlast MaxLength.
+func (w noiseWork) check(n Noise, names NoiseNames) error {
+	total := w.length()
+	if total < MaxLength {
+		return nil
+	}
+	room := MaxLength/1.1 - w.clean
+	head := fmt.Sprintf("the run could last up to %s ns with this noise, past the %s ns (292 years) its times hold", cost.Num(total), cost.Num(MaxLength))
+	big := max(w.osStall, w.traceStall, w.netDelay)
+	switch {
+	case n.OS != nil && w.osStall == big:
+		j := n.OS
+		per, dur := float64(j.Period), float64(j.Duration)
+		fit := ""
+		if stall := func(d float64) float64 { return w.cpuWork*d/(per-d) + 2*w.intervals*d }; room-w.traceStall-w.netDelay > stall(1) {
+			// the largest duration that fits, by bisection
+			lo, hi := 1.0, dur
+			for hi-lo > 1 {
+				m := math.Floor((lo + hi) / 2)
+				if stall(m) <= room-w.traceStall-w.netDelay {
+					lo = m
+				} else {
+					hi = m
+				}
+			}
+			fit = fmt.Sprintf("; %s at most %d fits", names.OSDuration, int64(lo))
+		}
+		return &RangeError{names.OSDuration, fmt.Sprint(j.Duration), fmt.Sprintf(
+			"a shorter stall: %s = %d of every %s = %d leaves %d ns of work per period, stretching %s ns of CPU work up to %s times; %s%s",
+			names.OSDuration, j.Duration, names.OSPeriod, j.Period, j.Period-j.Duration, cost.Num(w.cpuWork), cost.Num(per/(per-dur)), head, fit)}
+	case n.Trace != nil && w.traceStall == big:
+		fit := ""
+		if f := (room - w.osStall - w.netDelay) / w.traceStall; f > 0 {
+			fit = fmt.Sprintf("; durations about %s times shorter fit", cost.Num(1/f))
+		}
+		return &RangeError{names.Trace, traceLabel(names), fmt.Sprintf(
+			"a trace whose events stall the run less: its durations add up to %s ns over %s ns; %s%s",
+			cost.Num(shapeOf(n.Trace).sum), cost.Num(shapeOf(n.Trace).span), head, fit)}
+	default:
+		nn := n.Net
+		mean := float64(nn.Mean)
+		fit := ""
+		delayOf := func(d float64) float64 { return d * netQuantile(w.messages, w.flight, mean, d) }
+		if r := room - w.osStall - w.traceStall; r > delayOf(1) {
+			lo, hi := 1.0, float64(nn.Delay)
+			for hi-lo > 1 {
+				m := math.Floor((lo + hi) / 2)
+				if delayOf(m) <= r {
+					lo = m
+				} else {
+					hi = m
+				}
+			}
+			fit = fmt.Sprintf("; %s at most %d fits", names.NetDelay, int64(lo))
+		}
+		return &RangeError{names.NetDelay, fmt.Sprint(nn.Delay), fmt.Sprintf(
+			"a shorter delay: with %s = %d, flights could be delayed by %s ns in all; %s%s",
+			names.NetMean, nn.Mean, cost.Num(w.netDelay), head, fit)}
+	}
+}
+
+// AddNoise is the cost of a run (EstimateRun's or EstimateText's) with
+// its noise (EstimateNoise's): events, records, memory and time add up;
+// the explanation is the noise's when it takes longer than the run.
+func AddNoise(run, nz cost.Cost) cost.Cost {
+	c := run
+	c.Events += nz.Events
+	c.Spans += nz.Spans
+	c.Bytes += nz.Bytes
+	c.Seconds += nz.Seconds
+	if nz.Seconds > run.Seconds && nz.Why != "" {
+		c.Key, c.Fit = nz.Key, nz.Fit
+		c.Why = nz.Why + ", beside " + run.Why
 	}
 	return c
 }

@@ -57,6 +57,14 @@ func (n Noise) Validate() error {
 	if (n.Trace != nil || n.OS != nil || n.Net != nil) && n.Rand == nil {
 		return errors.New("goal: noise needs a random source (Noise.Rand)")
 	}
+	return n.validModels()
+}
+
+// validModels is Validate without the random source.
+func (n Noise) validModels() error {
+	if t := n.Trace; t != nil && (len(t.Start) < 2 || len(t.Duration) != len(t.Start)) {
+		return errors.New("goal: a noise trace needs at least two events, each with a duration")
+	}
 	if o := n.OS; o != nil {
 		if o.Period < 1 || o.Period > maxNoiseTime {
 			return &RangeError{"os-period", fmt.Sprint(o.Period), fmt.Sprintf("an integer number of ns in [1, %g]", float64(maxNoiseTime))}
@@ -71,6 +79,12 @@ func (n Noise) Validate() error {
 		}
 		if w.Delay < 1 || w.Delay > maxNoiseTime {
 			return &RangeError{"net-delay", fmt.Sprint(w.Delay), fmt.Sprintf("an integer number of ns in [1, %g]", float64(maxNoiseTime))}
+		}
+		// Each event in a flight delays it by Delay, during which more
+		// events come, one every Mean on average: with Delay ≥ Mean a
+		// flight's expected delay is infinite (and some flights never end).
+		if w.Delay >= w.Mean {
+			return &RangeError{"net-delay", fmt.Sprint(w.Delay), fmt.Sprintf("an integer number of ns in [1, net-mean = %d): each noise event delays a flight by net-delay and another comes every net-mean on average, so a flight could grow without end", w.Mean)}
 		}
 	}
 	return nil

@@ -1,6 +1,8 @@
 package schedule
 
 import (
+	"errors"
+
 	"commlab/engine/cost"
 	"commlab/engine/goal"
 	"commlab/scene"
@@ -16,25 +18,44 @@ const (
 )
 
 // Estimate is what Build will take for v (parsed): each side's recorded
-// run of its schedule (goal.EstimateRun) and its bars. A file the page
-// does not know is Build's error, not the estimate's.
+// run of its schedule (goal.EstimateRun) and its bars, and what its noise
+// adds (goal.EstimateNoise: noise traces and network noise can take far
+// longer than the run itself). A file the page does not know is Build's
+// error, not the estimate's; noise whose run could outlast the engine's
+// times is a *scene.FieldError on the field that drives it.
 func (Scene) Estimate(v scene.Values) (cost.Cost, error) {
-	files := []string{v[KeyFile]}
+	type side struct{ file, suffix string }
+	sides := []side{{v[KeyFile], ""}}
 	switch v[KeyCompare] {
 	case CompareParams:
-		files = append(files, v[KeyFile])
+		sides = append(sides, side{v[KeyFile], "2"})
 	case CompareFile:
-		files = append(files, v[KeyFile2])
+		sides = append(sides, side{v[KeyFile2], ""})
+	}
+	nz, err := noiseConfig(v)
+	if err != nil {
+		return cost.Cost{}, err
 	}
 	var c cost.Cost
-	for _, f := range files {
-		s, err := lookup(f)
+	for _, sd := range sides {
+		s, err := lookup(sd.file)
 		if err != nil {
 			continue
 		}
 		e := goal.EstimateRun(s.NumOps(), true)
 		e.Bytes += barBytes * float64(s.NumOps())
 		e.Seconds += nsBar * float64(s.NumOps()) * 1e-9
+		if nz.on() {
+			p, err := Params(v, sd.suffix)
+			if err != nil {
+				return cost.Cost{}, err
+			}
+			n, err := noiseCost(s, p, nz, v, sd.suffix)
+			if err != nil {
+				return cost.Cost{}, err
+			}
+			e = goal.AddNoise(e, n)
+		}
 		if c.Why == "" {
 			c = e
 			continue
@@ -42,7 +63,25 @@ func (Scene) Estimate(v scene.Values) (cost.Cost, error) {
 		c.Events += e.Events
 		c.Spans += e.Spans
 		c.Bytes += e.Bytes
+		if e.Seconds > c.Seconds {
+			// side B takes longer (set B's L under network noise, or
+			// file 2): its explanation
+			c.Key, c.Why, c.Fit = e.Key, e.Why, e.Fit
+		}
 		c.Seconds += e.Seconds
 	}
 	return c, nil
+}
+
+// noiseCost is goal.EstimateNoise for one side under the scene's names,
+// its range errors as *scene.FieldError.
+func noiseCost(s *goal.Schedule, p goal.Params, nz noiseSet, v scene.Values, suffix string) (cost.Cost, error) {
+	names := goal.NoiseNames{OSPeriod: KeyPeriod, OSDuration: KeyDuration, NetMean: KeyNetMean, NetDelay: KeyNetDelay,
+		Trace: KeyTrace, L: "L" + suffix, TraceFile: traceName(v[KeyTrace])}
+	c, err := goal.EstimateNoise(s, p, goal.Noise{OS: nz.os, Net: nz.net, Trace: nz.trace, CoScheduled: nz.traceCo}, names)
+	var re *goal.RangeError
+	if errors.As(err, &re) {
+		return c, &scene.FieldError{Key: re.Field, Value: v[re.Field], Want: re.Want}
+	}
+	return c, err
 }

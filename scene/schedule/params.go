@@ -117,7 +117,7 @@ func Fields() []scene.Field {
 		scene.Field{Key: KeyDuration, Label: "OS duration", Unit: "ns", Help: "OS jitter: how long an interruption lasts (less than the period)", Kind: scene.Int, Type: "int", Min: 1, Max: maxNoise, Log: true, Default: itoa(DefaultDuration)},
 		scene.Field{Key: KeyCoSched, Label: "co-scheduled", Help: "OS jitter at the same phase on every rank instead of a random phase each", Kind: scene.Bool, Type: "bool", Default: "0"},
 		scene.Field{Key: KeyNetMean, Label: "net mean", Unit: "ns", Help: "network noise: mean time between events on a sender's port", Kind: scene.Int, Type: "int", Min: 1, Max: maxNoise, Log: true, Default: itoa(DefaultNetMean)},
-		scene.Field{Key: KeyNetDelay, Label: "net delay", Unit: "ns", Help: "network noise: how long each event delays a message in flight", Kind: scene.Int, Type: "int", Min: 1, Max: maxNoise, Log: true, Default: itoa(DefaultNetDelay)},
+		scene.Field{Key: KeyNetDelay, Label: "net delay", Unit: "ns", Help: "network noise: how long each event delays a message in flight (less than net mean)", Kind: scene.Int, Type: "int", Min: 1, Max: maxNoise, Log: true, Default: itoa(DefaultNetDelay)},
 		scene.Field{Key: KeyTrace, Label: "noise trace", Help: "a LogGOPSim noise trace (start<TAB>duration lines, ns) loaded on the page: each event it holds stretches the CPU work (o, calc) it meets, on top of the noise above", Kind: scene.Choice, Type: "choice", Choices: traceChoices(), Default: TraceNone},
 		scene.Field{Key: KeyTraceCoSched, Label: "trace co-scheduled", Help: "every rank reads the noise trace at the same offset instead of a random offset each (seeded)", Kind: scene.Bool, Type: "bool", Default: "0"},
 	)
@@ -157,7 +157,8 @@ type noiseSet struct {
 func (n noiseSet) on() bool { return n.os != nil || n.net != nil || n.trace != nil }
 
 // noiseConfig reads the noise fields. The OS duration must be less than
-// the period; a noise trace must be one the page loaded.
+// the period and the network delay less than its mean; a noise trace must
+// be one the page loaded.
 func noiseConfig(v scene.Values) (noiseSet, error) {
 	osj, net, err := noiseModels(v)
 	if err != nil {
@@ -183,7 +184,11 @@ func noiseModels(v scene.Values) (*goal.OSJitter, *goal.NetNoise, error) {
 		osj = &goal.OSJitter{Period: per, Duration: dur, CoScheduled: v.Bool(KeyCoSched)}
 	}
 	if kind == NoiseNet || kind == NoiseBoth {
-		net = &goal.NetNoise{Mean: int64(v.Int(KeyNetMean)), Delay: int64(v.Int(KeyNetDelay))}
+		mean, delay := int64(v.Int(KeyNetMean)), int64(v.Int(KeyNetDelay))
+		if delay >= mean {
+			return nil, nil, &scene.FieldError{Key: KeyNetDelay, Value: v[KeyNetDelay], Want: fmt.Sprintf("a whole number of ns in [1, %d) (less than net_mean: each noise event delays a message by net_delay and another comes every net_mean on average, so a longer delay lets a flight grow without end)", mean)}
+		}
+		net = &goal.NetNoise{Mean: mean, Delay: delay}
 	}
 	return osj, net, nil
 }

@@ -71,7 +71,7 @@ func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (sc
 	if v[KeyCompare] == CompareParams || v[KeyCompare] == CompareFile {
 		parts = 2
 	}
-	a, err := runSide("A", KeyFile, v[KeyFile], pa, nz, seed, pr.Part(0, 1/parts))
+	a, err := runSide("A", KeyFile, v[KeyFile], pa, nz, v, "", seed, pr.Part(0, 1/parts))
 	if err != nil {
 		return nil, err
 	}
@@ -82,13 +82,13 @@ func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (sc
 		if err != nil {
 			return nil, err
 		}
-		b, err := runSide("B", KeyFile, v[KeyFile], pb, nz, seed, pr.Part(0.5, 1))
+		b, err := runSide("B", KeyFile, v[KeyFile], pb, nz, v, "2", seed, pr.Part(0.5, 1))
 		if err != nil {
 			return nil, err
 		}
 		r.sides = append(r.sides, b)
 	case CompareFile:
-		b, err := runSide("B", KeyFile2, v[KeyFile2], pa, nz, seed, pr.Part(0.5, 1))
+		b, err := runSide("B", KeyFile2, v[KeyFile2], pa, nz, v, "", seed, pr.Part(0.5, 1))
 		if err != nil {
 			return nil, err
 		}
@@ -142,7 +142,7 @@ const noiseStream = 0x676f616c // "goal"
 // runSide runs one side and lays it out, telling pr the fraction done: the
 // executor's run the first third, the layout the rest (the layout costs
 // about twice the run per operation).
-func runSide(name, key, file string, p goal.Params, nz noiseSet, seed uint64, pr progress.Func) (*side, error) {
+func runSide(name, key, file string, p goal.Params, nz noiseSet, v scene.Values, suffix string, seed uint64, pr progress.Func) (*side, error) {
 	s, err := lookup(file)
 	if err != nil {
 		return nil, &scene.FieldError{Key: key, Value: file, Want: "a shipped example or a file loaded on the page (" + err.Error() + ")"}
@@ -150,6 +150,11 @@ func runSide(name, key, file string, p goal.Params, nz noiseSet, seed uint64, pr
 	n := goal.Noise{OS: nz.os, Net: nz.net, Trace: nz.trace, CoScheduled: nz.traceCo}
 	if nz.on() {
 		n.Rand = rand.New(rand.NewPCG(seed, noiseStream))
+		// A run the noise could stretch past the engine's times is refused
+		// here too, for callers that skip the budget's Estimate.
+		if _, err := noiseCost(s, p, nz, v, suffix); err != nil {
+			return nil, err
+		}
 	}
 	res, err := goal.Run(s, p, n, goal.Options{Record: true, Progress: pr.Part(0, 1.0/3)})
 	if errors.Is(err, progress.ErrCanceled) {

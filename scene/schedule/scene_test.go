@@ -3,12 +3,14 @@ package schedule
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"commlab/engine/cost"
 	"commlab/scene"
 	"commlab/scene/scenetest"
 )
@@ -109,6 +111,9 @@ func TestBadValues(t *testing.T) {
 		{map[string]string{"S2": "4294967296"}, "S2"},
 		{map[string]string{"file": "nosuch"}, "file"},
 		{map[string]string{"noise": "os", "os_period": "1000", "os_duration": "1000"}, "os_duration"},
+		{map[string]string{"noise": "net", "net_mean": "2000", "net_delay": "2000"}, "net_delay"},
+		// OS jitter that would stretch the run past the engine's int64 times
+		{map[string]string{"noise": "os", "os_period": "1000000000", "os_duration": "999999999", "o": "2000000000"}, "os_duration"},
 		{map[string]string{"compare": "sideways"}, "compare"},
 	} {
 		_, err := sc.Build(scenetest.Values(sc, c.set), 1)
@@ -132,7 +137,7 @@ func TestNoise(t *testing.T) {
 	if again["end"] != osn["end"] {
 		t.Errorf("same seed: end %v then %v", osn["end"], again["end"])
 	}
-	net := scenetest.Build(t, sc, map[string]string{"compare": "none", "noise": "net", "net_mean": "2000"}, 1)
+	net := scenetest.Build(t, sc, map[string]string{"compare": "none", "noise": "net", "net_mean": "4000"}, 1)
 	delayed := 0
 	for _, m := range net.(*run).sides[0].res.Timeline.Messages {
 		if m.Delay > 0 {
@@ -228,4 +233,48 @@ func TestNoiseTrace(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Key != "noise_trace" {
 		t.Errorf("an unknown trace: %v, want a field error on noise_trace", err)
 	}
+}
+
+// TestNoiseBudget: under the page's budget, noise that would take the page
+// longer than its 2 s of engine time is refused before running, on the
+// field that drives it (network noise scanning its events, a dense noise
+// trace met by long CPU work), with what would fit; what fits still
+// builds.
+func TestNoiseBudget(t *testing.T) {
+	var b strings.Builder
+	for i := range 200_000 {
+		fmt.Fprintf(&b, "%d\t1\n", i)
+	}
+	dense, err := AddNoiseTrace("dense.txt", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := scene.Within(New(), cost.Page)
+	for _, c := range []struct {
+		set  map[string]string
+		key  string
+		says []string
+	}{
+		{map[string]string{"compare": "none", "noise": "net", "net_mean": "2", "net_delay": "1", "L": "2000000000"}, "net_mean",
+			[]string{"net_mean = 2 with net_delay = 1 and L = 2e9 scans about", "over the page's 2 s", "raise net_mean to at least", "or lower L to at most"}},
+		{map[string]string{"compare": "params", "noise": "net", "net_mean": "2", "net_delay": "1", "L2": "2000000000"}, "net_mean",
+			[]string{"L2 = 2e9", "or lower L2 to at most"}},
+		{map[string]string{"compare": "none", "noise_trace": dense, "o": "10000000"}, "noise_trace",
+			[]string{"the noise trace dense.txt (200000 events over 199999 ns)", "over the page's 2 s", "times sparser"}},
+	} {
+		_, err := sc.Build(scenetest.Values(sc, c.set), 1)
+		var fe *scene.FieldError
+		if !errors.As(err, &fe) || fe.Key != c.key {
+			t.Errorf("%v: %v, want a field error on %s", c.set, err, c.key)
+			continue
+		}
+		for _, w := range c.says {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: the message does not say %q: %s", c.set, w, err)
+			}
+		}
+		t.Logf("%v: %v", c.set, err)
+	}
+	// The same trace under the default o fits, and builds.
+	scenetest.Build(t, sc, map[string]string{"compare": "none", "noise_trace": dense}, 1)
 }
