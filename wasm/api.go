@@ -82,6 +82,7 @@ func (g *game) expose() (release func()) {
 		if stopped {
 			g.built(nil, true)
 		}
+		g.launchRebuild()
 		r := result(nil).(map[string]any)
 		r["canceled"] = stopped
 		return r
@@ -213,9 +214,21 @@ func (g *game) launch(j *job) any {
 	g.mu.Unlock()
 	g.publish(true)
 	g.built(errs, false)
+	g.launchRebuild()
 	r := result(errs).(map[string]any)
 	r["done"] = promise
 	return r
+}
+
+// launchRebuild launches the job that builds a released run again (after
+// the build it made room for failed or was canceled: room.go), if any.
+func (g *game) launchRebuild() {
+	g.mu.Lock()
+	j := g.app.job
+	g.mu.Unlock()
+	if j != nil && j.rebuild && !j.launched {
+		g.launch(j)
+	}
 }
 
 // finishLater applies a build that ended after its first slice; it runs
@@ -228,6 +241,7 @@ func (g *game) finishLater(j *job) {
 	if mine {
 		g.publish(true)
 		g.built(errs, false)
+		g.launchRebuild()
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"commlab/engine/cost"
 	"commlab/render"
 	"commlab/scene"
 )
@@ -64,6 +65,12 @@ type app struct {
 	// buildSeconds is the wall time of the last build that ended, pauses
 	// for the page included.
 	buildSeconds float64
+
+	// budget is the page's (cost.Page): a build whose run would not fit
+	// beside the run shown releases it first (room.go). lastList is the
+	// last frame laid out, which a released run keeps showing.
+	budget   cost.Budget
+	lastList render.List
 }
 
 // launcher starts a job's build and says whether it ended at once (j.run
@@ -94,7 +101,7 @@ func startApp(reg scene.Registry, query string, launch launcher) (*app, error) {
 		return nil, errors.New("this build has no scenes")
 	}
 	st, notices, errs := scene.ParseQueryNotices(query, reg)
-	a := &app{reg: reg, dirty: true, notices: notices}
+	a := &app{reg: reg, dirty: true, notices: notices, budget: cost.Page}
 	for _, err := range errs {
 		a.errs = append(a.errs, fieldError(err))
 	}
@@ -145,6 +152,9 @@ func (a *app) opening(query string) {
 // shorter, or if the old playhead was at its run's end).
 func (a *app) install(run scene.Run) {
 	old := a.player
+	if r, ok := a.run.(*released); ok && r.playing {
+		old.Playing = true // released to make room while playing
+	}
 	a.run, a.runID = run, a.runID+1
 	a.player = scene.NewPlayer(run)
 	if old != nil {
@@ -205,7 +215,12 @@ func (a *app) SetParams(kv map[string]string) []*scene.FieldError {
 		return errs
 	}
 	buildNow(j)
-	return a.Finish(j)
+	errs = a.Finish(j)
+	if r := a.job; r != nil && !r.launched { // the released run, built again
+		buildNow(r)
+		a.Finish(r)
+	}
+	return errs
 }
 
 // Request is SetParams for a page that builds in steps: a change that
@@ -329,6 +344,7 @@ func (a *app) Request(kv map[string]string) (*job, []*scene.FieldError) {
 	}
 	a.cancelJob()
 	a.job = newJob(a.sc, c)
+	a.makeRoom(a.job)
 	a.sync()
 	return a.job, nil
 }
@@ -369,6 +385,7 @@ func (a *app) Finish(j *job) []*scene.FieldError {
 	case j.err != nil:
 		errs = append(slices.Clone(j.keep), fieldError(j.err))
 		a.errs = errs
+		a.rebuild(j)
 	case j.initial:
 		a.install(j.run)
 		a.st = j.c.next
@@ -392,9 +409,11 @@ func (a *app) Cancel() bool {
 	if a.job == nil {
 		return false
 	}
+	j := a.job
 	a.cancelJob()
 	a.notices = []scene.Notice{{Key: "run", Message: "Build canceled: the run shown is the last one built."}}
 	a.dirty = true
+	a.rebuild(j)
 	return true
 }
 
@@ -430,6 +449,10 @@ func fieldKeys(fields []scene.Field) []string {
 // Seek moves the playhead; a time outside the run is an error and changes
 // nothing.
 func (a *app) Seek(t float64) []*scene.FieldError {
+	if _, ok := a.run.(*released); ok {
+		a.errs, a.dirty = []*scene.FieldError{{Key: scene.KeyT, Value: raw(t), Want: "a moment of a run on screen: the run shown was released to make room for the one being built"}}, true
+		return a.errs
+	}
 	if err := a.player.Seek(t); err != nil {
 		a.errs, a.dirty = []*scene.FieldError{fieldError(err)}, true
 		return a.errs
@@ -441,6 +464,9 @@ func (a *app) Seek(t float64) []*scene.FieldError {
 
 // Do performs a playback action (the buttons and the keyboard).
 func (a *app) Do(act action) {
+	if _, ok := a.run.(*released); ok {
+		return // a still frame until the new run is built
+	}
 	p := a.player
 	switch act {
 	case actToggle:
@@ -509,7 +535,8 @@ func (a *app) Frame(w, h float64) render.List {
 	if !ok {
 		th = render.Light()
 	}
-	return a.run.Frame(a.player.T, scene.View{W: w, H: h, Theme: th})
+	a.lastList = a.run.Frame(a.player.T, scene.View{W: w, H: h, Theme: th})
+	return a.lastList
 }
 
 // stateJSON is window.commlab.state() before it becomes a JS object: only

@@ -35,6 +35,9 @@ type job struct {
 	initial bool
 	query   string
 	keep    []*scene.FieldError
+	// rebuild: the job builds again the run released to make room for a
+	// build that failed or was canceled (room.go).
+	rebuild bool
 
 	done     atomic.Uint64 // fraction done, float64 bits
 	canceled atomic.Bool
