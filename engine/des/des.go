@@ -59,6 +59,10 @@ func (s *Sim) Err() error { return s.err }
 // numRuns is how many event kinds get a FIFO run.
 const numRuns = 4
 
+// compactFrom is how many taken events a run keeps before it moves its
+// pending ones down: small runs never copy.
+const compactFrom = 1 << 10
+
 type run struct {
 	ev   []Event
 	head int
@@ -107,6 +111,14 @@ func (s *Sim) Schedule(t float64, kind, id int32) {
 		r := &s.runs[kind]
 		if r.head == len(r.ev) {
 			r.ev, r.head = r.ev[:0], 0
+		} else if r.head >= compactFrom && 2*r.head >= len(r.ev) {
+			// A run that never empties (a stream of arrivals that
+			// overlap) would otherwise keep every event it ever held:
+			// once half of it is taken, the pending half moves down.
+			// Each event moves at most once per doubling, so this is
+			// amortised O(1), and the order is unchanged.
+			n := copy(r.ev, r.ev[r.head:])
+			r.ev, r.head = r.ev[:n], 0
 		}
 		if len(r.ev) == r.head || r.ev[len(r.ev)-1].Time <= t {
 			r.ev = append(r.ev, e)

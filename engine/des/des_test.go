@@ -206,3 +206,36 @@ func TestMatchesSortedOrder(t *testing.T) {
 		}
 	}
 }
+
+// A run that never empties (each step schedules one more event of the
+// same kind later than all pending: overlapping arrivals) keeps its
+// storage bounded by what is pending, not by what it ever held, and
+// still hands events out in (time, seq) order.
+func TestRunStaysBounded(t *testing.T) {
+	var s Sim
+	const pending, steps = 10, 1_000_000
+	for i := range pending {
+		s.Schedule(float64(i), 0, int32(i))
+	}
+	last := Event{Time: -1}
+	for i := range steps {
+		e, ok := s.Step()
+		if !ok {
+			t.Fatalf("step %d: nothing pending", i)
+		}
+		if e.before(last) {
+			t.Fatalf("step %d: %+v after %+v", i, e, last)
+		}
+		last = e
+		s.Schedule(float64(pending+i), 0, int32(pending+i))
+	}
+	if s.Len() != pending {
+		t.Fatalf("%d pending, want %d", s.Len(), pending)
+	}
+	// Room for a few thousand: the taken events a run keeps before it
+	// compacts (compactFrom) and append's slack, never the million.
+	const most = 8192
+	if c := cap(s.runs[0].ev); c > most {
+		t.Errorf("the run holds room for %d events after %d steps with %d pending; want at most %d", c, steps, pending, most)
+	}
+}

@@ -8,20 +8,25 @@ import (
 )
 
 // Engine times and sizes, fitted to what TestEstimateBoundsRun measures
-// (go test -run EstimateBounds -v ./engine/overlay/ logs them): per message
-// about 225 bytes allocated (its events in the simulator's queue, its job,
-// its ConnEvents: the run reserves three per message up front with a
-// shortcut cache) and 3.3-9 µs under a load of 17 on 2 cores; per process
-// pair 1,200-1,700 bytes (routes, the first exchange's queue); a traced
-// message adds about 2,200 bytes (its hops and spans, grown by appending)
-// and 15 µs more.
+// (go test -run EstimateBounds -v ./engine/overlay/ logs them): with a
+// shortcut cache, per message about 90 bytes allocated (the three
+// ConnEvents the run reserves per message up front: open, ready, eviction)
+// and per process pair 1,100-1,300 bytes (routes, the cache's records, the
+// first exchange's queue); without one (C = 0 or the "all" policy) 24
+// bytes per message and 640-700 per pair. The simulator's event queue no
+// longer grows with the run (des compacts its runs). Time: 3.3-9 µs per
+// message under a load of 17 on 2 cores; a traced message adds about
+// 2,200 bytes (its hops and spans, grown by appending) and 15 µs more.
 const (
 	nsMessage       = 5000
 	nsTracedMessage = 15000
 	nsKey           = 12
 	messageBytes    = 240
 	pairBytes       = 1700
-	tracedBytes     = 2400
+	// Without shortcuts: measured 24 and 640-700, with room for larger P.
+	messageBytesNoCache = 48
+	pairBytesNoCache    = 1000
+	tracedBytes         = 2400
 )
 
 // Messages is how many messages an Integer Sort run of p sends: per
@@ -46,9 +51,13 @@ func Messages(p Params) float64 {
 func Estimate(p Params, traced bool) cost.Cost {
 	P := float64(p.Procs)
 	msgs := Messages(p)
+	msgB, pairB := float64(messageBytes), float64(pairBytes)
+	if p.Cache == 0 || p.Policy == All {
+		msgB, pairB = messageBytesNoCache, pairBytesNoCache
+	}
 	c := cost.Cost{
 		Events:  msgs + float64(p.Keys),
-		Bytes:   messageBytes*msgs + pairBytes*P*P + 4*P*float64(p.Buckets) + 64<<10,
+		Bytes:   msgB*msgs + pairB*P*P + 4*P*float64(p.Buckets) + 64<<10,
 		Seconds: (nsMessage*msgs + nsKey*float64(p.Keys)) * 1e-9,
 		Key:     "iterations",
 	}

@@ -23,6 +23,8 @@ func TestEstimateBoundsRun(t *testing.T) {
 		{"it=1", func(p *Params) { p.Iterations = 1 }, false},
 		{"procs=192 it=1", func(p *Params) { p.Nodes, p.Procs, p.Iterations = 96, 192, 1 }, false},
 		{"all it=2", func(p *Params) { p.Iterations, p.Policy = 2, All }, false},
+		{"all procs=64 it=2", func(p *Params) { p.Nodes, p.Procs, p.Iterations, p.Policy = 32, 64, 2, All }, false},
+		{"C=0 it=4", func(p *Params) { p.Iterations, p.Cache = 4, 0 }, false},
 		{"chunks", func(p *Params) { p.ChunkBytes, p.Iterations = 4096, 1 }, false},
 		{"traced", func(p *Params) { p.Iterations = 1 }, true},
 	} {
