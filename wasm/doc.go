@@ -34,7 +34,12 @@
 // seconds builds, and a hidden tab's build is not slowed by timer
 // throttling (which applies to timers, not messages; not measured here:
 // the browser tests run with background throttling off). The run shown stays on the
-// canvas and keeps playing until the new one is ready; state().building
+// canvas and keeps playing until the new one is ready, unless the two
+// would not fit the page's memory budget together (their estimates
+// against cost.Page's 500 MB): then the run shown is released before the
+// build starts, its last frame staying drawn, not playing, with a notice,
+// so the page's peak stays within the budget; if that build fails or is
+// canceled, the released run is built again (room.go); state().building
 // and state().progress say how far it is, the page shows a bar and a
 // cancel button. A build that ends within its first slice (nearly all)
 // is applied before setParams returns, as when builds were synchronous.

@@ -31,7 +31,21 @@
 // traces ("start<TAB>duration" lines, ns), each rank reading the trace at
 // a seeded random offset or all at one offset (co-scheduled); commlab's
 // periodic OS jitter; and commlab's Poisson network noise, which delays
-// messages in flight (engine/noise draws both).
+// messages in flight (engine/noise draws both). Network noise needs a
+// delay under its mean (each event delays a flight while more come, so a
+// longer delay lets a flight grow without end: Noise.Validate refuses it).
+//
+// What a run costs is known before it runs: EstimateText from the file's
+// size, EstimateRun from the operation count, and EstimateNoise what noise
+// adds, counted from the schedule: the trace events each CPU interval
+// meets, the network-noise buckets and events each flight scans, a call
+// per interval for the OS jitter (which skips whole periods at once, so a
+// short period costs nothing more). EstimateNoise also bounds the noisy
+// run's length (every operation's time in a row, each CPU interval
+// stretched by 1/(1 - duration/period) plus a window and by the trace's
+// durations, each flight delayed by its events' far tail) and refuses,
+// naming the input and what fits, noise that could stretch it past
+// MaxLength, where the int64 times would wrap.
 //
 // With Options.Record a Result carries the timeline a scene draws: every
 // operation's CPU interval and noise stall, every message (sent, arrived,

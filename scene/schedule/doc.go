@@ -12,4 +12,10 @@
 // The shipped examples (examples/) are embedded; a page adds its own files
 // with AddFile (the browser's commlab.loadGOAL: file picker, drag and drop
 // or a same-origin URL), which makes them choices of the file fields.
+//
+// Its estimate (Estimate) adds what the noise costs to each side's run
+// (goal.EstimateNoise): a dense noise trace met by long CPU work, or
+// network noise with a delay near its mean, is refused on the page before
+// it runs, on noise_trace or net_mean, with what would fit; net_delay must
+// be less than net_mean.
 package schedule
