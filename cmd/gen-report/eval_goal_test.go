@@ -112,7 +112,7 @@ func TestEvalGoalBadInput(t *testing.T) {
 		// OS jitter that would stretch the run past the engine's int64
 		// times (End came out negative), even with -force.
 		{"eval goal -f " + goalExamples + "ex_allreduce_recdoub_32.goal -os-period 1000000000 -os-duration 999999999 -o 2000000000 -force",
-			"-os-duration = 999999999 is out of range: want a shorter stall: os-duration = 999999999 of every os-period = 1000000000 leaves 1 ns of work per period"},
+			"-os-duration = 999999999 is out of range: want noise that stretches the run less: os-duration = 999999999 of every os-period = 1000000000 leaves 1 ns of work per period"},
 	} {
 		_, _, err := runCmd(t, strings.Fields(c.args)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -303,65 +303,57 @@ func traceLabel(names NoiseNames) string {
 	return names.TraceFile
 }
 
-// check refuses noise whose run could outlast MaxLength.
+// check refuses noise whose run could outlast MaxLength: a *RangeError on
+// the input whose bound is the largest, with the value of it that fits.
 func (w noiseWork) check(n Noise, names NoiseNames) error {
 	total := w.length()
 	if total < MaxLength {
 		return nil
 	}
 	room := MaxLength/1.1 - w.clean
-	head := fmt.Sprintf("the run could last up to %s ns with this noise, past the %s ns (292 years) its times hold", cost.Num(total), cost.Num(MaxLength))
-	big := max(w.osStall, w.traceStall, w.netDelay)
-	switch {
+	var field, value, why string
+	var fits func(x float64) bool // with this value instead, the run fits
+	var hi float64
+	switch big := max(w.osStall, w.traceStall, w.netDelay); {
 	case n.OS != nil && w.osStall == big:
 		j := n.OS
-		per, dur := float64(j.Period), float64(j.Duration)
-		fit := ""
-		if stall := func(d float64) float64 { return w.cpuWork*d/(per-d) + 2*w.intervals*d }; room-w.traceStall-w.netDelay > stall(1) {
-			// the largest duration that fits, by bisection
-			lo, hi := 1.0, dur
-			for hi-lo > 1 {
-				m := math.Floor((lo + hi) / 2)
-				if stall(m) <= room-w.traceStall-w.netDelay {
-					lo = m
-				} else {
-					hi = m
-				}
-			}
-			fit = fmt.Sprintf("; %s at most %d fits", names.OSDuration, int64(lo))
+		field, value, hi = names.OSDuration, fmt.Sprint(j.Duration), float64(j.Duration)
+		why = fmt.Sprintf("%s = %d of every %s = %d leaves %d ns of work per period, stretching %s ns of CPU work up to %s times",
+			names.OSDuration, j.Duration, names.OSPeriod, j.Period, j.Period-j.Duration, cost.Num(w.cpuWork), cost.Num(float64(j.Period)/float64(j.Period-j.Duration)))
+		fits = func(d float64) bool {
+			return w.cpuWork*d/(float64(j.Period)-d)+2*w.intervals*d <= room-w.traceStall-w.netDelay
 		}
-		return &RangeError{names.OSDuration, fmt.Sprint(j.Duration), fmt.Sprintf(
-			"a shorter stall: %s = %d of every %s = %d leaves %d ns of work per period, stretching %s ns of CPU work up to %s times; %s%s",
-			names.OSDuration, j.Duration, names.OSPeriod, j.Period, j.Period-j.Duration, cost.Num(w.cpuWork), cost.Num(per/(per-dur)), head, fit)}
 	case n.Trace != nil && w.traceStall == big:
-		fit := ""
+		sh := shapeOf(n.Trace)
+		field, value = names.Trace, traceLabel(names)
+		why = fmt.Sprintf("its durations add up to %s ns over %s ns", cost.Num(sh.sum), cost.Num(sh.span))
+	default:
+		nn := n.Net
+		field, value, hi = names.NetDelay, fmt.Sprint(nn.Delay), float64(nn.Delay)
+		why = fmt.Sprintf("with %s = %d, flights could be delayed by %s ns in all", names.NetMean, nn.Mean, cost.Num(w.netDelay))
+		fits = func(d float64) bool {
+			return d*netQuantile(w.messages, w.flight, float64(nn.Mean), d) <= room-w.osStall-w.traceStall
+		}
+	}
+	fit := ""
+	switch {
+	case fits == nil: // the trace: its durations scale its stall
 		if f := (room - w.osStall - w.netDelay) / w.traceStall; f > 0 {
 			fit = fmt.Sprintf("; durations about %s times shorter fit", cost.Num(1/f))
 		}
-		return &RangeError{names.Trace, traceLabel(names), fmt.Sprintf(
-			"a trace whose events stall the run less: its durations add up to %s ns over %s ns; %s%s",
-			cost.Num(shapeOf(n.Trace).sum), cost.Num(shapeOf(n.Trace).span), head, fit)}
-	default:
-		nn := n.Net
-		mean := float64(nn.Mean)
-		fit := ""
-		delayOf := func(d float64) float64 { return d * netQuantile(w.messages, w.flight, mean, d) }
-		if r := room - w.osStall - w.traceStall; r > delayOf(1) {
-			lo, hi := 1.0, float64(nn.Delay)
-			for hi-lo > 1 {
-				m := math.Floor((lo + hi) / 2)
-				if delayOf(m) <= r {
-					lo = m
-				} else {
-					hi = m
-				}
+	case fits(1): // the largest value that fits, by bisection
+		lo := 1.0
+		for hi-lo > 1 {
+			if m := math.Floor((lo + hi) / 2); fits(m) {
+				lo = m
+			} else {
+				hi = m
 			}
-			fit = fmt.Sprintf("; %s at most %d fits", names.NetDelay, int64(lo))
 		}
-		return &RangeError{names.NetDelay, fmt.Sprint(nn.Delay), fmt.Sprintf(
-			"a shorter delay: with %s = %d, flights could be delayed by %s ns in all; %s%s",
-			names.NetMean, nn.Mean, cost.Num(w.netDelay), head, fit)}
+		fit = fmt.Sprintf("; %s at most %d fits", field, int64(lo))
 	}
+	return &RangeError{field, value, fmt.Sprintf("noise that stretches the run less: %s; the run could last up to %s ns, past the %s ns (292 years) its times hold%s",
+		why, cost.Num(total), cost.Num(MaxLength), fit)}
 }
 
 // AddNoise is the cost of a run (EstimateRun's or EstimateText's) with

@@ -205,7 +205,7 @@ func TestEstimateNoiseRefuses(t *testing.T) {
 		{"os 1e9/1e9-1 with o = 2 s", long, Noise{OS: &OSJitter{Period: 1e9, Duration: 1e9 - 1}}, "os-duration",
 			[]string{"os-duration = 999999999 of every os-period = 1000000000", "os-duration at most "}},
 		{"trace of 1e15 ns events every ns", Default(), Noise{Trace: denseTrace(3, 1, 1e15)}, "noise-trace",
-			[]string{"durations add up to 3e15 ns over 2 ns", "times shorter fit"}},
+			[]string{"its durations add up to 3e15 ns over 2 ns", "times shorter fit"}},
 		{"net delay 1e15-1 of 1e15", Default(), Noise{Net: &NetNoise{Mean: 1e15, Delay: 1e15 - 1}}, "net-delay",
 			[]string{"net-mean = 1000000000000000", "net-delay at most "}},
 		{"net delay = mean", Default(), Noise{Net: &NetNoise{Mean: 100, Delay: 100}}, "net-delay",
