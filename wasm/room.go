@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 
 	"commlab/engine/cost"
@@ -75,6 +76,11 @@ func (a *app) makeRoom(j *job) {
 		numbers: maps.Clone(a.run.Numbers()), report: slices.Clone(scene.Report(a.run)), playing: a.player.Playing}
 	a.run, a.lastList = r, render.List{}
 	a.player.Playing = false
+	// Collect now: the heap's next goal is twice what was live after the
+	// last collection, which still counted the run released, so without
+	// this the new build could grow the heap to twice the old run before
+	// its memory is reused. What is live now is small: the mark is quick.
+	runtime.GC()
 	a.notices = append(a.notices, scene.Notice{Key: "run", Message: fmt.Sprintf(
 		"The run shown was released to make room for the one being built (≈ %s beside ≈ %s would pass %s's %s): its last frame stays, not playing, until the new run is built.",
 		cost.Bytes(need.Bytes), cost.Bytes(held), a.budget.Name, cost.Bytes(a.budget.Bytes))})

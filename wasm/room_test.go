@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"runtime"
 	"strings"
 	"testing"
 	"weak"
@@ -98,9 +97,9 @@ func TestPeakWithinBudget(t *testing.T) {
 	if a.Held() != 0 {
 		t.Errorf("held %v after the release, want 0", a.Held())
 	}
-	runtime.GC()
+	// The release collects it at once (no runtime.GC here).
 	if old.Value() != nil {
-		t.Error("the released run is still reachable after a collection")
+		t.Error("the released run was not collected by the release")
 	}
 	buildNow(j)
 	if errs := a.Finish(j); errs != nil {
