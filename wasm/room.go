@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"maps"
 	"runtime"
-	"slices"
 
 	"commlab/engine/cost"
 	"commlab/engine/trace"
@@ -72,8 +70,10 @@ func (a *app) makeRoom(j *job) {
 	if !ok || need.Check(a.budget) != nil || need.Bytes+held <= a.budget.Bytes {
 		return
 	}
-	r := &released{end: a.run.End(), steps: slices.Clone(a.run.Steps()), list: a.lastList,
-		numbers: maps.Clone(a.run.Numbers()), report: slices.Clone(scene.Report(a.run)), playing: a.player.Playing}
+	// Steps, Numbers and Report are slices and maps of their own: holding
+	// them does not hold the run.
+	r := &released{end: a.run.End(), steps: a.run.Steps(), list: a.lastList,
+		numbers: a.run.Numbers(), report: scene.Report(a.run), playing: a.player.Playing}
 	a.run, a.lastList = r, render.List{}
 	a.player.Playing = false
 	// Collect now: the heap's next goal is twice what was live after the
