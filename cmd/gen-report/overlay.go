@@ -67,14 +67,14 @@ func newOverlayStudy(full bool, seed uint64) *overlayStudy {
 		s.trials = 2
 		maxLevels = 9 // 4,096 nodes
 		s.polls = []float64{0, 0.3e-6, 0.5e-6, 1.2e-6, 2.4e-6}
-		s.handshakes = []float64{0, 50e-6, 200e-6}
+		s.handshakes = []float64{0, 60e-6, 200e-6}
 		s.sweepIters = 3
 	} else {
 		s.caches = []int{0, 1, 2, 4, 8, 16}
 		s.trials = 1
 		s.is.Iterations = 2
 		s.polls = []float64{0.5e-6, 2.4e-6}
-		s.handshakes = []float64{50e-6}
+		s.handshakes = []float64{60e-6}
 		s.sweepIters = 1
 	}
 	s.sweepCache = 16

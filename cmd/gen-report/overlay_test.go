@@ -159,7 +159,7 @@ func TestOverlayFindingsCosts(t *testing.T) {
 		t.Errorf("wins at the defaults: %s", v)
 	}
 	r.Costs[0].Topo = 1.1
-	if f := ovlFindingCosts(s, r); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Evidence, "2.4 µs / 50 µs (whole)") {
+	if f := ovlFindingCosts(s, r); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Evidence, "2.4 µs / 60 µs (whole)") {
 		t.Errorf("wins far from the defaults only: %s: %s", f.Verdict, f.Evidence)
 	}
 	r.Costs[1].Topo = 2.5

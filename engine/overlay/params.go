@@ -190,10 +190,11 @@ type Params struct {
 	// in and out of user space: ~1 GB/s for the Xeon's memory copies.
 	RelayBandwidth float64 `json:"relay_bandwidth" help:"bytes per second a relay copies forwarded data at, in [1, 1e15]"`
 	// HandshakeCPU is each end's CPU time to set up a connection (socket,
-	// connect/accept, the message layer's hello), 50 µs, an estimate: no
-	// measurement of the era's per-end set-up CPU time was found
-	// (CostSources); the set-up also takes a round trip plus a one-way
-	// trip over the path (TCP's three-way handshake).
+	// connect/accept, the message layer's hello), 60 µs: Linux 2.4.16's
+	// lmbench ratio of a connection to a TCP round trip on one machine
+	// (430 µs against 119 µs) applied to this model's MsgCPU (CostSources);
+	// the set-up also takes a round trip plus a one-way trip over the path
+	// (TCP's three-way handshake).
 	HandshakeCPU float64 `json:"handshake_cpu" help:"CPU time per end to set up a connection in s, in [0, 1]"`
 	// TeardownCPU is each end's CPU time to close a connection, ~10 µs.
 	TeardownCPU float64 `json:"teardown_cpu" help:"CPU time per end to close a connection in s, in [0, 1]"`
@@ -209,7 +210,7 @@ func Default() Params {
 		KeyBytes: 4, KeyTime: 20e-9,
 		Latency: 25e-6, HopLatency: 5e-6, Bandwidth: 117e6,
 		MsgCPU: 10e-6, PollPerConn: 0.5e-6, RelayCPU: 10e-6, RelayBandwidth: 1e9,
-		HandshakeCPU: 50e-6, TeardownCPU: 10e-6,
+		HandshakeCPU: 60e-6, TeardownCPU: 10e-6,
 	}
 }
 
@@ -230,9 +231,10 @@ var CostSources = []CostSource{
 		Says:   "Level-triggered poll, select and epoll \"call every driver and poll status for every call into the kernel\"; with \"around 8000 completely idle fd's the cost is 4ms per syscall\": 4 ms / 8,000 = 0.5 µs per descriptor, on Linux of the paper's time (the message does not name the CPU). The paper itself (Section 1) says only that select() slows down as the connections grow.",
 	},
 	{
-		Field: "handshake_cpu", Value: "50 µs per end, an estimate",
-		Source: "none found: lmbench's lat_connect documentation gives its output format only (\"TCP/IP connection cost to localhost: 1006 microseconds\" is an example, not a result), and no measurement of a 2.4 GHz Xeon's connection set-up under Linux 2.4 turned up",
-		Says:   "The estimate adds socket(), connect() or accept() and the message layer's hello at each end; the handshake's round trip and a half are modelled apart, as latency. The cost sweep on the report page runs 0, 50 and 200 µs.",
+		Field: "handshake_cpu", Value: "60 µs per end, derived from a measured ratio",
+		Source: "Linux kernel mailing list, \"Re: [PATCH][RFC 2] cleaning up struct sock\", 18 December 2001, Arnaldo Carvalho de Melo (Message-ID <20011218185200.A1211@conectiva.com.br>): lmbench on Linux 2.4.16",
+		Says: "On one machine (not named), \"TCP/IP connection cost to 127.0.0.1\" 429.7-435.5 µs (lat_connect: socket, connect, the server's accept, and close at both ends) against \"TCP latency using 127.0.0.1\" 118.5-119.3 µs (lat_tcp: a one-byte round trip, two sends and two receives). " +
+			"No measurement on the paper's Xeon 2.4 GHz was found, so the ratio carries over: a round trip costs this model 4 × msg_cpu = 40 µs, a connection 431.5/119 × 40 = 145 µs, less both ends' teardown (2 × 10 µs), shared by the two ends: 62.5 µs per end, 60 µs rounded. The cost sweep on the report page runs 0, 60 and 200 µs.",
 	},
 }
 

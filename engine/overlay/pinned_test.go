@@ -19,9 +19,10 @@ func TestPinned(t *testing.T) {
 		p := small()
 		p.Policy = c.pol
 		p.Nodes, p.Procs, p.Switches, p.Cache, p.RandomDegree = 8, 16, 3, 2, 6
-		// The select() cost these values were pinned at (the default
-		// became 0.5 µs with its source, CostSources).
-		p.PollPerConn = 0.3e-6
+		// The select() and set-up costs these values were pinned at (the
+		// defaults became 0.5 µs and 60 µs with their sources,
+		// CostSources).
+		p.PollPerConn, p.HandshakeCPU = 0.3e-6, 50e-6
 		r, err := RunIS(p, rng(11), nil)
 		if err != nil {
 			t.Fatal(err)

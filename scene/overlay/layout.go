@@ -19,6 +19,12 @@ type box = chart.Box
 // does not cover the picture with ghosts.
 const evictFade = 0.04
 
+// fadeSteps is how many shades an evicted shortcut passes through while it
+// fades. In steps, not continuously: a fading arc spans much of the
+// picture, and one that changed colour every frame made the page repaint
+// half its canvas every frame (the overlay scene played at 18 frames/s).
+const fadeSteps = 3
+
 // staticTint is how much of the compute colour a static connection's arc
 // takes: quiet, since there are many and they never change.
 const staticTint = 0.45
@@ -318,7 +324,7 @@ func (p *painter) connections() {
 	latest := -1
 	for i, ln := range h.links {
 		if ln.close <= t && t < ln.close+fade {
-			f := (t - ln.close) / fade
+			f := math.Floor((t-ln.close)/fade*fadeSteps) / fadeSteps
 			p.arc(ln.a, ln.b, 0, 1, p.evictedStyle(0.15+0.85*f))
 			if !ln.left { // a leaver's connections: its node is crossed
 				x, y := p.g.arcPoint(ln.a, ln.b, 0.5)

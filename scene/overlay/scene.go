@@ -33,7 +33,11 @@ func (Scene) Info() scene.Info {
 			"used is closed (it fades out, crossed). The arcs under the nodes are the " +
 			"connections of an Integer Sort's all-to-all key exchange as it runs; the panel " +
 			"counts open connections per process, shortcuts, evictions and relayed messages. " +
-			"Change the cache size or switch to the paper's \"all\" and \"random\" policies.",
+			"Change the cache size or switch to the paper's \"all\" and \"random\" policies. " +
+			"Membership, the paper's subject, follows the sort: with \"join on switch\" a new node " +
+			"measures its RTT to one node per switch (the probes), is placed from those alone and " +
+			"opens its connections; with \"node leaves\" a node's connections close (crossed) and " +
+			"whoever reached its switch through it connects to another process there.",
 	}
 }
 
