@@ -14,6 +14,9 @@ WASM_EXEC := $(GOROOT)/lib/wasm/wasm_exec.js
 WASM_RUNNER := $(GOROOT)/lib/wasm/go_js_wasm_exec
 
 SITE := site
+# The wasm's window.commlab.version() names the checkout it was built from
+# (cmd/serve -build stamps it the same way).
+REVISION := $(or $(shell git describe --always --dirty --abbrev=12 2>/dev/null),devel)
 REPORTS := $(SITE)/reports
 ADDR ?= 127.0.0.1:8080
 
@@ -30,7 +33,7 @@ build:
 
 ## wasm: build site/commlab.wasm and copy wasm_exec.js beside it (both untracked)
 wasm:
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o $(SITE)/commlab.wasm ./wasm/
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w -X main.revision=$(REVISION)' -o $(SITE)/commlab.wasm ./wasm/
 	cp $(WASM_EXEC) $(SITE)/wasm_exec.js
 
 ## site: the whole deployable site: wasm, thumbnails and the full reports

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"commlab/internal/permsort"
 	"commlab/render"
 )
 
@@ -276,7 +277,7 @@ func sortedKeys(q url.Values) []string {
 	for k := range q {
 		ks = append(ks, k)
 	}
-	slices.Sort(ks)
+	permsort.Sort(ks)
 	return ks
 }
 

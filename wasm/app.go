@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"commlab/engine/cost"
+	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
 )
@@ -249,7 +250,7 @@ func (a *app) Request(kv map[string]string) (*job, []*scene.FieldError) {
 	for k := range kv {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	permsort.Sort(keys)
 	for _, key := range keys {
 		raw := kv[key]
 		switch key {

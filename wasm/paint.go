@@ -212,11 +212,18 @@ func (p *painter) vertex(x, y float32, c rgba) uint16 {
 	return p.vertexUV(x, y, float32(whiteTexel.X), float32(whiteTexel.Y), c)
 }
 
+// vertexUV is not inlined: its append of a vertex, inlined at each of the
+// painter's forty-odd call sites, was 17.5 kB of the wasm's code (4 kB
+// gzip -9, and quadIdx's 2 kB more), for a call that costs next to
+// nothing beside the triangles it feeds.
+//
+//go:noinline
 func (p *painter) vertexUV(x, y, u, v float32, c rgba) uint16 {
 	p.vs = append(p.vs, ebiten.Vertex{DstX: x, DstY: y, SrcX: u, SrcY: v, ColorR: c[0], ColorG: c[1], ColorB: c[2], ColorA: c[3]})
 	return uint16(len(p.vs) - 1)
 }
 
+//go:noinline
 func (p *painter) quadIdx(a, b, c, d uint16) {
 	p.is = append(p.is, a, b, c, a, c, d)
 }

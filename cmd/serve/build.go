@@ -52,6 +52,20 @@ func newBuilder(repo, site string, out io.Writer) *builder {
 	return b
 }
 
+// revision is what `make wasm` stamps the wasm with for
+// window.commlab.version(): git's name for the checkout in repo (a commit
+// abbreviation, "-dirty" with uncommitted changes), or "devel" outside a
+// git checkout.
+func revision(ctx context.Context, repo string) string {
+	cmd := exec.CommandContext(ctx, "git", "describe", "--always", "--dirty", "--abbrev=12")
+	cmd.Dir = repo
+	out, err := cmd.Output()
+	if rev := strings.TrimSpace(string(out)); err == nil && rev != "" && !strings.ContainsAny(rev, " \t'\"") {
+		return rev
+	}
+	return "devel"
+}
+
 // reportEdition reads which report the site holds: "quick", "full", "" (an
 // older report without an edition line), or "none".
 func reportEdition(site string) string {
@@ -93,7 +107,8 @@ func (b *builder) Build(ctx context.Context) {
 		{"commlab.wasm", false, func() error {
 			tmp := filepath.Join(b.site, ".commlab.wasm.build")
 			defer os.Remove(tmp)
-			if err := b.run(ctx, b.goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./wasm/"); err != nil {
+			ldflags := "-s -w -X main.revision=" + revision(ctx, b.repo)
+			if err := b.run(ctx, b.goCmd, "build", "-trimpath", "-ldflags="+ldflags, "-o", tmp, "./wasm/"); err != nil {
 				return err
 			}
 			if err := b.copyWasmExecFn(ctx); err != nil {

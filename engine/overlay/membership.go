@@ -51,7 +51,7 @@ func (m *Membership) Connections(p int) []int {
 	for q := range m.conn[p] {
 		out = append(out, q)
 	}
-	slices.Sort(out)
+	permsort.Sort(out)
 	return out
 }
 
@@ -84,7 +84,7 @@ func (m *Membership) switches() []int {
 			out = append(out, l)
 		}
 	}
-	slices.Sort(out)
+	permsort.Sort(out)
 	return out
 }
 
@@ -157,7 +157,7 @@ func (m *Membership) Leave(p int) (closed, opened []Pair, err error) {
 		}
 		return a[1] - b[1]
 	})
-	slices.Sort(lost)
+	permsort.Sort(lost)
 	m.leaf[p], m.conn[p] = -1, nil
 	for _, q := range lost {
 		if t := m.pick(s, m.leaf[q]); t >= 0 {

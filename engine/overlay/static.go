@@ -3,6 +3,8 @@ package overlay
 import (
 	"math/rand/v2"
 	"slices"
+
+	"commlab/internal/permsort"
 )
 
 // staticTopology is the paper's Section 3.1 choice for processes on the
@@ -35,7 +37,7 @@ func staticTopology(procLeaf []int) [][]int {
 		}
 	}
 	for _, a := range adj {
-		slices.Sort(a)
+		permsort.Sort(a)
 	}
 	return adj
 }
@@ -86,7 +88,7 @@ func staticRandom(procs, degree int, rng *rand.Rand) [][]int {
 	// degree ≤ procs−1 keeps the offsets ±1 … ±degree/2 distinct modulo
 	// procs, so no partner is listed twice.
 	for _, a := range adj {
-		slices.Sort(a)
+		permsort.Sort(a)
 	}
 	return adj
 }

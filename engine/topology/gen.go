@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"commlab/internal/permsort"
 )
 
 // MaxNodes bounds generated trees: the report goes to 4,096 nodes and an
@@ -140,7 +142,7 @@ func Random(rng *rand.Rand, maxNodes int) *Tree {
 			parent = append(parent, p)
 		}
 	}
-	slices.Sort(leaves)
+	permsort.Sort(leaves)
 	count := make([]int, len(leaves))
 	total := 0
 	for i := range count {
@@ -163,7 +165,7 @@ func Random(rng *rand.Rand, maxNodes int) *Tree {
 			t.Switches[s].Nodes = append(t.Switches[s].Nodes, ids[k])
 			k++
 		}
-		slices.Sort(t.Switches[s].Nodes)
+		permsort.Sort(t.Switches[s].Nodes)
 	}
 	for v := range t.Nodes {
 		t.Nodes[v] = fmt.Sprintf("n%d", v)

@@ -127,7 +127,7 @@ func canonicalGroups(n int, leaves [][]int) ([][]int, error) {
 			seen[v] = gi
 		}
 		c := slices.Clone(g)
-		slices.Sort(c)
+		permsort.Sort(c)
 		groups = append(groups, c)
 	}
 	for v, g := range seen {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"commlab/internal/permsort"
 )
 
 // Isomorphic says whether two trees are the same cluster as far as RTT
@@ -38,7 +40,7 @@ func leafLabels(t *Tree) []string {
 	for _, s := range ix.leaves {
 		out = append(out, leafLabel(t, s))
 	}
-	slices.Sort(out)
+	permsort.Sort(out)
 	return out
 }
 
@@ -47,7 +49,7 @@ func leafLabel(t *Tree, s int) string {
 	for _, v := range t.Switches[s].Nodes {
 		names = append(names, t.Nodes[v])
 	}
-	slices.Sort(names)
+	permsort.Sort(names)
 	return strings.Join(names, "\x00")
 }
 
@@ -104,6 +106,6 @@ func splits(t *Tree) []string {
 		}
 		out = append(out, sb.String())
 	}
-	slices.Sort(out)
+	permsort.Sort(out)
 	return slices.Compact(out)
 }

@@ -366,7 +366,7 @@ func viewsOf(n int, m []float64, tau float64) [][]int {
 		g := make([]int, 0, cut+2)
 		g = append(g, u)
 		g = append(g, o[:cut+1]...)
-		slices.Sort(g)
+		permsort.Sort(g)
 		proposal[u] = g
 	}
 	return proposal

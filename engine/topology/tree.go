@@ -168,7 +168,7 @@ func (t *Tree) Groups() [][]int {
 	g := make([][]int, 0, len(ix.leaves))
 	for _, s := range ix.leaves {
 		m := slices.Clone(t.Switches[s].Nodes)
-		slices.Sort(m)
+		permsort.Sort(m)
 		g = append(g, m)
 	}
 	permsort.SortFunc(g, func(a, b []int) int { return a[0] - b[0] })
@@ -291,7 +291,7 @@ func (t *Tree) UnmarshalJSON(b []byte) error {
 			}
 			sw.Nodes = append(sw.Nodes, v)
 		}
-		slices.Sort(sw.Nodes)
+		permsort.Sort(sw.Nodes)
 		nt.Switches[i] = sw
 	}
 	if in.Edges != nil {

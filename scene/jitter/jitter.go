@@ -269,7 +269,7 @@ func pickLanes(P, k, critConv, critRed int) []int {
 			add(j * P / n)
 		}
 	}
-	slices.Sort(lanes)
+	permsort.Sort(lanes)
 	return lanes
 }
 

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"commlab/engine/goal"
+	"commlab/internal/permsort"
 )
 
 //go:embed examples/*.goal
@@ -28,7 +29,7 @@ var Examples = func() []string {
 	for _, e := range ents {
 		out = append(out, strings.TrimSuffix(strings.TrimPrefix(e.Name(), "ex_"), ".goal"))
 	}
-	slices.Sort(out)
+	permsort.Sort(out)
 	return out
 }()
 
