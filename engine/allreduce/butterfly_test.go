@@ -329,6 +329,10 @@ func TestValidate(t *testing.T) {
 		{"os_phase", func(p *Params) { p.OSPhase = 2 }},
 		{"net_wait", func(p *Params) { p.NetWait = 7 }},
 		{"period", func(p *Params) { p.NetWait, p.Period, p.Duration = WaitInverse, 1e-13, 1e-14 }},
+		// A port busier than free for good (issue 16: a message waited
+		// without end at period 100, duration 50 with net_wait=inverse).
+		{"duration", func(p *Params) { p.NetWait, p.Period, p.Duration = WaitInverse, 100, 50 }},
+		{"duration", func(p *Params) { p.NetWait, p.Period, p.Duration = WaitInverse, 10, 0.1 }},
 	} {
 		p := Default()
 		tc.edit(&p)

@@ -234,6 +234,13 @@ func (p Params) Validate() error {
 	if p.NetNoise && p.NetWait == WaitInverse && !(p.Period >= 1e-12) {
 		return &RangeError{"period", fmt.Sprint(p.Period), "a number in [1e-12, 1000] with net_wait=inverse (the mean wait 1/period must stay finite)"}
 	}
+	// Each network-noise event holds a port for duration; events that come
+	// faster than that (duration ≥ the mean wait) keep a port busy for
+	// good, and a message waiting on it waits without end. With
+	// net_wait=period that is the duration < period rule above.
+	if p.NetNoise && p.NetWait == WaitInverse && !(p.Duration < 1/p.Period) {
+		return &RangeError{"duration", fmt.Sprint(p.Duration), fmt.Sprintf("a number in (0, 1/period=%g) with net_wait=inverse (a port must be free part of the time: the noise's duration below its mean wait)", 1/p.Period)}
+	}
 	if k := p.K(); p.T < 0 || p.T > k {
 		return &RangeError{"T", fmt.Sprint(p.T), fmt.Sprintf("an integer in [0, K=%d] (K = log2 P)", k)}
 	}
