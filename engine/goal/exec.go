@@ -413,8 +413,8 @@ func (e *exec) run() {
 				return
 			}
 		}
-		if q := &e.q; pf && len(q.back) == 0 && q.head+5*pfDist < len(q.b0) {
-			e.prefetch(q.b0[q.head : q.head+5*pfDist+1])
+		if q := &e.q; pf && len(q.back) == 0 && q.head+4*pfDist < len(q.b0) {
+			e.prefetch(q.b0[q.head : q.head+4*pfDist+1])
 		}
 		e.handle(e.q.pop())
 	}
@@ -425,56 +425,35 @@ func (e *exec) run() {
 // dependents, rank state and matching recv are cache misses in a chain,
 // and the bucket (every item due at one instant) is known in advance. So
 // the chain is walked in stages, each reading only what the stage before
-// it requested for the same item pfDist items earlier. An operation: its
-// line and its rank's slot; its dependents; the first dependent's count
-// and line. A message: the send's line and the receiver's slot (clocks
-// and match queues); the posted recv at the head of the receiver's queue;
-// that recv's operation, which the message most likely matches; the
-// recv's dependents; the first one's count and line.
+// it requested for the same item pfDist items earlier: the operation's
+// line; then its dependents and its rank's slot (for a message the
+// receiver's clocks and match queues); then the first dependent's count,
+// or the posted recv at the head of the receiver's queue; then that
+// recv's operation, which a message most likely matches.
 func (e *exec) prefetch(b []item) {
 	s := e.s
-	it := b[5*pfDist]
-	prefetch.Line(&s.ops[it.op&^msgBit])
+	prefetch.Line(&s.ops[b[4*pfDist].op&^msgBit])
+	it := b[3*pfDist]
+	o := &s.ops[it.op&^msgBit]
+	h := it.host
 	if it.op&msgBit != 0 {
-		prefetch.Line(&e.hs[int(it.dst)*e.w])
-	} else {
-		prefetch.Line(&e.hs[int(it.host)*e.w])
-	}
-	if it = b[4*pfDist]; it.op&msgBit != 0 {
-		if n := e.hq(it.dst).rqHead; n != nilNode {
-			prefetch.Line(&e.pool[n])
-		}
-	} else if d := s.ops[it.op].off & offMask; int(d) < len(s.succ) {
+		h = o.peer
+	} else if d := o.off & offMask; int(d) < len(s.succ) {
 		prefetch.Line(&s.succ[d])
 	}
-	if it = b[3*pfDist]; it.op&msgBit != 0 {
-		if n := e.hq(it.dst).rqHead; n != nilNode {
-			prefetch.Line(&s.ops[e.pool[n].op])
+	prefetch.Line(&e.hs[int(h)*e.w])
+	it = b[2*pfDist]
+	if it.op&msgBit != 0 {
+		if n := e.hq(s.ops[it.op&^msgBit].peer).rqHead; n != nilNode {
+			prefetch.Line(&e.pool[n])
 		}
-	} else {
-		e.prefetchDep(it.op)
-	}
-	if it = b[2*pfDist]; it.op&msgBit != 0 {
-		if n := e.hq(it.dst).rqHead; n != nilNode {
-			if d := s.ops[e.pool[n].op].off & offMask; int(d) < len(s.succ) {
-				prefetch.Line(&s.succ[d])
-			}
-		}
+	} else if d := s.ops[it.op].off & offMask; d < s.ops[it.op+1].off&offMask {
+		prefetch.Line(&e.pend[s.succ[d]&^startDep])
 	}
 	if it = b[pfDist]; it.op&msgBit != 0 {
-		if n := e.hq(it.dst).rqHead; n != nilNode {
-			e.prefetchDep(e.pool[n].op)
+		if n := e.hq(s.ops[it.op&^msgBit].peer).rqHead; n != nilNode {
+			prefetch.Line(&s.ops[e.pool[n].op])
 		}
-	}
-}
-
-// prefetchDep loads op's first dependent's count and operation.
-func (e *exec) prefetchDep(op uint32) {
-	s := e.s
-	if d := s.ops[op].off & offMask; d < s.ops[op+1].off&offMask {
-		j := s.succ[d] &^ startDep
-		prefetch.Line(&e.pend[j])
-		prefetch.Line(&s.ops[j])
 	}
 }
 
@@ -553,7 +532,7 @@ func (e *exec) handle(it item) {
 			e.cpuBy[c] = cause{kind: CritCPU, id: int32(op)}
 			e.gsBy[nc] = cause{kind: CritGap, id: int32(op)}
 		}
-		e.q.push(item{time: arrive, ts: e.newTS(), op: op | msgBit, host: h, dst: peer})
+		e.q.push(item{time: arrive, ts: e.newTS(), op: op | msgBit, host: h})
 		if size <= e.S {
 			if e.rec {
 				e.tl.Ops[op].Done = int64(t)
@@ -620,7 +599,8 @@ func (e *exec) bump(sc, sn int, t uint64, send uint32) {
 func (e *exec) message(it item) {
 	s := e.s
 	op := it.op &^ msgBit
-	src, dst := it.host, it.dst
+	src := it.host
+	dst := s.ops[op].peer
 	// LogGOPSim charges the receive at the receiver's CPU and NIC with
 	// the sender's indices (the item keeps the send's proc and nic).
 	c := int(dst)*e.w + int(s.cpu(op))

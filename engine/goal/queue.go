@@ -17,10 +17,6 @@ type item struct {
 	ts   uint32
 	op   uint32 // msgBit: the message of send op&^msgBit
 	host uint32 // the op's own rank (for a message: the sender)
-	// dst is a message's receiver (the send's peer), so that handling and
-	// prefetching it reach the receiver's state without first loading the
-	// send (the item's padding: it stays 24 bytes)
-	dst uint32
 }
 
 const msgBit = 1 << 31
