@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"commlab/internal/permsort"
 	"commlab/internal/prefetch"
 )
 
@@ -201,7 +202,7 @@ func (q *queue) refill() {
 			c = next
 		}
 		if bk.unsorted {
-			slices.SortFunc(q.b0, cmpTS)
+			permsort.SortFunc(q.b0, cmpTS)
 		}
 		return
 	}
@@ -230,7 +231,7 @@ func (q *queue) refill() {
 		c = next
 	}
 	if !slices.IsSortedFunc(q.b0, cmpTS) {
-		slices.SortFunc(q.b0, cmpTS)
+		permsort.SortFunc(q.b0, cmpTS)
 	}
 }
 
