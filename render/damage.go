@@ -51,15 +51,6 @@ type Damage struct {
 	tails, back      []int
 	regions          []image.Rectangle
 	usedOld, usedNew []bool
-
-	// The damage is gathered on a grid of tiles before it becomes
-	// regions: a long curve that appears or changes damages the tiles
-	// along it (its cover), not its whole bounding box.
-	tiles     []bool
-	tw, th    int               // the grid's size in tiles
-	coverPrev []image.Rectangle // prev's covers, by sig.c0..c1
-	coverCur  []image.Rectangle // cur's covers
-	tileRuns  []image.Rectangle
 }
 
 // sig is what Damage keeps of a painted item: its hash and its bounds.
@@ -83,10 +74,6 @@ type sig struct {
 	n     int
 	first Point
 	joinR float64
-	// For a long stroked polyline without fill: its cover, boxes along it
-	// (device pixels, in Damage's cover slice of its list) that together
-	// hold every pixel it paints; c0 == c1 for anything else.
-	c0, c1 int32
 }
 
 // surface is what, besides the items, decides every pixel.
@@ -96,23 +83,13 @@ type surface struct {
 	bg    color.RGBA
 }
 
-// Tuning. Damage is gathered on tiles of tile device pixels. Regions are
-// merged when painting their union costs little more than painting both: a
-// region's fixed cost (a scissor, the items tested against it) is worth
-// about regionCost pixels. The browser's painter fills every region in one
-// batch and paints them all in one more, so a region costs little: a few
-// dozen regions along a curve that changed repaint a tenth of the pixels
-// its bounding box held (the overlay scene's arcs span the picture).
+// Tuning. Regions are merged when painting their union costs little more
+// than painting both: a region's fixed cost (a draw call, a fill) is worth
+// about regionCost pixels.
 const (
-	tile         = 16      // device pixels
-	maxRegions   = 48      // at most this many regions from Next
-	regionCost   = 24 * 24 // pixels
+	maxRegions   = 16      // at most this many regions from Next
+	regionCost   = 64 * 64 // pixels
 	fullFraction = 0.6     // regions covering more of the surface: repaint all
-	// coverSpan is the largest side, in device pixels, of a box of a
-	// curve's cover; coverMin the bounding-box area (device pixels) from
-	// which a polyline gets a cover at all.
-	coverSpan = 2 * tile
-	coverMin  = 16 * tile * tile
 )
 
 // Reset forgets what the surface shows: the next call to Next asks for a
@@ -132,7 +109,6 @@ func (d *Damage) Next(l List, scale float64, size image.Point) (regions []image.
 	}
 	surf := surface{size, scale, l.Background}
 	d.cur = d.cur[:0]
-	d.coverCur = d.coverCur[:0]
 	for _, it := range l.Items {
 		var sg sig
 		var pre uint64
@@ -158,21 +134,15 @@ func (d *Damage) Next(l List, scale float64, size image.Point) (regions []image.
 				sg.joinR = joinPad(pl.Points[n-3], a, b, pl.StrokeWidth())
 			}
 		}
-		if pl, ok := it.(Polyline); ok && pl.Fill.A == 0 && len(pl.Points) >= 3 {
-			sg.c0, sg.c1 = d.cover(pl, scale)
-		}
 		d.cur = append(d.cur, sg)
 	}
-	defer func() {
-		d.prev, d.cur, d.ok, d.surf = d.cur, d.prev, true, surf
-		d.coverPrev, d.coverCur = d.coverCur, d.coverPrev
-	}()
+	defer func() { d.prev, d.cur, d.ok, d.surf = d.cur, d.prev, true, surf }()
 	if !d.ok || surf != d.surf {
 		d.boundAll(l, scale, size)
 		return nil, true
 	}
 	d.diff()
-	d.startTiles(size)
+	d.regions = d.regions[:0]
 	// Walk the hunks between matched items: the old items a hunk removes
 	// and the new ones it inserts (hunk). A pair of a removed and an
 	// inserted item keeps its place among the matched items; its order
@@ -193,7 +163,6 @@ func (d *Damage) Next(l List, scale float64, size image.Point) (regions []image.
 		d.hunk(l, i, hi, j, hj, scale, size)
 		i, j = hi, hj
 	}
-	d.tileRegions(size)
 	area := 0
 	for _, r := range d.regions {
 		area += r.Dx() * r.Dy()
@@ -232,7 +201,7 @@ func (d *Damage) hunk(l List, i0, i1, j0, j1 int, scale float64, size image.Poin
 				}
 				if head, ok := extended(a, pl, scale); ok {
 					d.cur[y].b = clip(ItemBounds(pl, scale), size)
-					d.mark(head)
+					d.add(clip(head, size))
 					d.usedOld[x-i0], d.usedNew[y-j0] = true, true
 					from, paired = x+1, true
 					break
@@ -257,17 +226,17 @@ func (d *Damage) hunk(l List, i0, i1, j0, j1 int, scale float64, size image.Poin
 		switch {
 		case x < i1 && y < j1:
 			if strip, ok := grown(d.prev[x], d.cur[y], scale); ok && !paired {
-				d.mark(strip)
+				d.add(clip(strip, size))
 			} else {
-				d.markItem(d.prev[x], d.coverPrev)
-				d.markItem(d.cur[y], d.coverCur)
+				d.add(d.prev[x].b)
+				d.add(d.cur[y].b)
 			}
 			x, y = x+1, y+1
 		case x < i1:
-			d.markItem(d.prev[x], d.coverPrev)
+			d.add(d.prev[x].b)
 			x++
 		default:
-			d.markItem(d.cur[y], d.coverCur)
+			d.add(d.cur[y].b)
 			y++
 		}
 	}
@@ -335,120 +304,6 @@ func extended(a sig, b Item, scale float64) (image.Rectangle, bool) {
 	// a's join at the shared point.
 	bb.grow(max(polylinePad(pl), a.joinR))
 	return bb.device(scale), true
-}
-
-// cover appends to d.coverCur boxes along the polyline pl (device pixels
-// at scale), each no more than about coverSpan on a side, that together
-// hold every pixel its stroke paints: every segment lies in one box, and
-// each box is widened by the reach of the stroke and its joins, as
-// ItemBounds widens the whole. It returns their range, empty when pl's
-// bounding box is small enough to be damaged whole.
-func (d *Damage) cover(pl Polyline, scale float64) (c0, c1 int32) {
-	c0 = int32(len(d.coverCur))
-	var all bbox
-	for _, p := range pl.Points {
-		all.point(p)
-	}
-	if all.bad || !all.some || (all.x1-all.x0)*(all.y1-all.y0)*scale*scale < coverMin {
-		return c0, c0
-	}
-	pad := polylinePad(pl)
-	span := coverSpan / scale
-	var bb bbox
-	bb.point(pl.Points[0])
-	for i := 1; i < len(pl.Points); i++ {
-		q := pl.Points[i]
-		if max(bb.x1, q.X)-min(bb.x0, q.X) > span || max(bb.y1, q.Y)-min(bb.y0, q.Y) > span {
-			// q would make the box too large: close it at the point
-			// before, which starts the next one.
-			if bb.x1 > bb.x0 || bb.y1 > bb.y0 {
-				bb.grow(pad)
-				d.coverCur = append(d.coverCur, bb.device(scale))
-				bb = bbox{}
-				bb.point(pl.Points[i-1])
-			}
-		}
-		bb.point(q)
-	}
-	bb.grow(pad)
-	d.coverCur = append(d.coverCur, bb.device(scale))
-	return c0, int32(len(d.coverCur))
-}
-
-// startTiles clears the tile grid for a surface of size device pixels.
-func (d *Damage) startTiles(size image.Point) {
-	d.tw, d.th = (size.X+tile-1)/tile, (size.Y+tile-1)/tile
-	d.tiles = resize(d.tiles, d.tw*d.th)
-}
-
-// mark damages the tiles r (device pixels) meets.
-func (d *Damage) mark(r image.Rectangle) {
-	r = r.Intersect(image.Rect(0, 0, d.tw*tile, d.th*tile))
-	if r.Empty() {
-		return
-	}
-	for ty := r.Min.Y / tile; ty <= (r.Max.Y-1)/tile; ty++ {
-		row := d.tiles[ty*d.tw : (ty+1)*d.tw]
-		for tx := r.Min.X / tile; tx <= (r.Max.X-1)/tile; tx++ {
-			row[tx] = true
-		}
-	}
-}
-
-// markItem damages the pixels of an item as Next recorded it: its cover's
-// boxes when it has one (from cover, the list's cover slice), else its
-// bounds.
-func (d *Damage) markItem(s sig, cover []image.Rectangle) {
-	if s.c1 > s.c0 {
-		for _, r := range cover[s.c0:s.c1] {
-			d.mark(r)
-		}
-		return
-	}
-	d.mark(s.b)
-}
-
-// tileRegions turns the damaged tiles into d.regions, within the surface:
-// the runs of damaged tiles in each row, a run extended down over the rows
-// below that have the same run, then merged as add merges them.
-func (d *Damage) tileRegions(size image.Point) {
-	d.regions, d.tileRuns = d.regions[:0], d.tileRuns[:0]
-	for ty := 0; ty < d.th; ty++ {
-		row := d.tiles[ty*d.tw : (ty+1)*d.tw]
-		for tx := 0; tx < d.tw; {
-			if !row[tx] {
-				tx++
-				continue
-			}
-			x0 := tx
-			for tx < d.tw && row[tx] {
-				tx++
-			}
-			// A run continues the run above it when that ends on the
-			// row above with the same columns.
-			r := image.Rect(x0*tile, ty*tile, tx*tile, (ty+1)*tile)
-			grown := false
-			for k := len(d.tileRuns) - 1; k >= 0; k-- {
-				q := &d.tileRuns[k]
-				if q.Max.Y < r.Min.Y {
-					break // runs are in row order: none above reaches here
-				}
-				if q.Max.Y == r.Min.Y && q.Min.X == r.Min.X && q.Max.X == r.Max.X {
-					q.Max.Y = r.Max.Y
-					grown = true
-					break
-				}
-			}
-			if !grown {
-				d.tileRuns = append(d.tileRuns, r)
-			}
-		}
-	}
-	// Runs ending further up come first in tileRuns; add does not care
-	// about order but for which pairs it merges past maxRegions.
-	for _, r := range d.tileRuns {
-		d.add(clip(r, size))
-	}
 }
 
 func (d *Damage) boundAll(l List, scale float64, size image.Point) {

@@ -6,7 +6,6 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -52,16 +51,7 @@ type painter struct {
 	// clip is the region being painted, in device pixels: strokes cull
 	// their segments against it (see visible).
 	clip [4]float32
-	// Long polylines' runs of chunkSegs segments, boxed in device pixels
-	// (chunks), found once a Paint: chunkAt[i] is item i's first box in
-	// chunkBox, or -1 before it is needed.
-	chunkAt  []int32
-	chunkBox [][4]float32
 }
-
-// chunkSegs is how many segments of a long polyline share a box that a
-// region is tested against before its segments are.
-const chunkSegs = 8
 
 func newPainter() *painter {
 	p := &painter{atlas: newGlyphAtlas()}
@@ -86,11 +76,6 @@ func (p *painter) Paint(dst *ebiten.Image, l render.List, scale float64) {
 		regions = append(p.whole[:0], dst.Bounds())
 	}
 	p.clear(dst, regions, l.Background)
-	p.chunkAt = slices.Grow(p.chunkAt[:0], len(l.Items))[:len(l.Items)]
-	for i := range p.chunkAt {
-		p.chunkAt[i] = -1
-	}
-	p.chunkBox = p.chunkBox[:0]
 	for _, r := range regions {
 		p.dst = dst.SubImage(r).(*ebiten.Image)
 		p.clip = [4]float32{float32(r.Min.X), float32(r.Min.Y), float32(r.Max.X), float32(r.Max.Y)}
@@ -100,7 +85,7 @@ func (p *painter) Paint(dst *ebiten.Image, l render.List, scale float64) {
 				p.nGrid++ // grids keep their images by order in the list
 			}
 			if full || p.damage.Bounds(i).Overlaps(r) {
-				p.item(i, it)
+				p.item(it)
 			}
 		}
 		p.flush()
@@ -128,7 +113,7 @@ func (p *painter) clear(dst *ebiten.Image, regions []image.Rectangle, bg color.R
 	p.flush()
 }
 
-func (p *painter) item(i int, it render.Item) {
+func (p *painter) item(it render.Item) {
 	switch it := it.(type) {
 	case render.Rect:
 		p.rect(it)
@@ -137,27 +122,13 @@ func (p *painter) item(i int, it render.Item) {
 			p.stroke(it.From, it.To, it.Style)
 		}
 	case render.Polyline:
-		// Dashes restart at every vertex; the scenes dash only short
-		// guides, where that does not show.
 		if it.Stroke.A == 0 {
 			break
 		}
-		if len(it.Points) <= 2*chunkSegs {
-			for k := 1; k < len(it.Points); k++ {
-				p.stroke(it.Points[k-1], it.Points[k], it.Style)
-			}
-			break
-		}
-		// A long curve crosses many small regions: test its runs of
-		// segments against this one before the segments themselves.
-		w := float32(it.StrokeWidth()) * p.scale
-		for c, b := range p.chunks(i, it.Points) {
-			if !p.visible(b[0], b[1], b[2], b[3], w) {
-				continue
-			}
-			for k := c*chunkSegs + 1; k <= min((c+1)*chunkSegs, len(it.Points)-1); k++ {
-				p.stroke(it.Points[k-1], it.Points[k], it.Style)
-			}
+		// Dashes restart at every vertex; the scenes dash only short
+		// guides and arcs, where that does not show.
+		for k := 1; k < len(it.Points); k++ {
+			p.stroke(it.Points[k-1], it.Points[k], it.Style)
 		}
 	case render.Arrow:
 		if it.Stroke.A != 0 {
@@ -369,27 +340,6 @@ func (p *painter) stroke(a, b render.Point, st render.Style) {
 			p.segment(x0, y0, x1, y1, w, st.Stroke)
 		}
 	}
-}
-
-// chunks returns the boxes (device pixels, x0, y0, x1, y1) of the runs of
-// chunkSegs segments of item i's points, computed at its first use in a
-// Paint.
-func (p *painter) chunks(i int, pts []render.Point) [][4]float32 {
-	if at := p.chunkAt[i]; at >= 0 {
-		return p.chunkBox[at : int(at)+(len(pts)-2)/chunkSegs+1]
-	}
-	at := len(p.chunkBox)
-	p.chunkAt[i] = int32(at)
-	for c := 0; c*chunkSegs < len(pts)-1; c++ {
-		x, y := p.pt(pts[c*chunkSegs])
-		b := [4]float32{x, y, x, y}
-		for _, q := range pts[c*chunkSegs+1 : min((c+1)*chunkSegs+1, len(pts))] {
-			x, y := p.pt(q)
-			b = [4]float32{min(b[0], x), min(b[1], y), max(b[2], x), max(b[3], y)}
-		}
-		p.chunkBox = append(p.chunkBox, b)
-	}
-	return p.chunkBox[at:]
 }
 
 // visible reports whether a stroke of width w from (x0, y0) to (x1, y1)
