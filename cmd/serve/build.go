@@ -28,9 +28,9 @@ type builder struct {
 	site  string // the site directory being served
 	out   io.Writer
 
-	// run runs one command and copyWasmExecFn copies the wasm glue; tests
-	// replace them.
-	run            func(ctx context.Context, name string, args ...string) error
+	// run runs one command (with env added to the server's environment)
+	// and copyWasmExecFn copies the wasm glue; tests replace them.
+	run            func(ctx context.Context, env []string, name string, args ...string) error
 	copyWasmExecFn func(ctx context.Context) error
 
 	mu      sync.Mutex
@@ -98,38 +98,26 @@ func (b *builder) Build(ctx context.Context) {
 		return
 	}
 	defer os.RemoveAll(bin)
-	wasm := filepath.Join(b.site, "commlab.wasm")
 	steps := []struct {
 		name string
 		skip bool
 		do   func() error
 	}{
-		{"commlab.wasm", false, func() error {
-			tmp := filepath.Join(b.site, ".commlab.wasm.build")
-			defer os.Remove(tmp)
-			ldflags := "-s -w -X main.revision=" + revision(ctx, b.repo)
-			if err := b.run(ctx, b.goCmd, "build", "-trimpath", "-ldflags="+ldflags, "-o", tmp, "./wasm/"); err != nil {
-				return err
-			}
-			if err := b.copyWasmExecFn(ctx); err != nil {
-				return err
-			}
-			return os.Rename(tmp, wasm)
-		}},
+		{"commlab.wasm", false, func() error { return b.buildWasm(ctx) }},
 		{"the report tools", false, func() error {
-			return b.run(ctx, b.goCmd, "build", "-o", bin+string(filepath.Separator), "./cmd/gen-report", "./cmd/gen-anim")
+			return b.run(ctx, nil, b.goCmd, "build", "-o", bin+string(filepath.Separator), "./cmd/gen-report", "./cmd/gen-anim")
 		}},
 		{"the quick report", reportEdition(b.site) != "none", func() error {
-			return b.run(ctx, filepath.Join(bin, "gen-report"), "-quick", "-out", filepath.Join(b.site, "reports"))
+			return b.run(ctx, nil, filepath.Join(bin, "gen-report"), "-quick", "-out", filepath.Join(b.site, "reports"))
 		}},
 		{"the thumbnails", false, func() error {
-			return b.run(ctx, filepath.Join(bin, "gen-anim"), "-thumbs", filepath.Join(b.site, "thumbs"))
+			return b.run(ctx, nil, filepath.Join(bin, "gen-anim"), "-thumbs", filepath.Join(b.site, "thumbs"))
 		}},
 		{"the full report", false, func() error {
 			if reportEdition(b.site) == "full" {
 				return nil
 			}
-			return b.run(ctx, filepath.Join(bin, "gen-report"), "-out", filepath.Join(b.site, "reports"))
+			return b.run(ctx, nil, filepath.Join(bin, "gen-report"), "-out", filepath.Join(b.site, "reports"))
 		}},
 	}
 	b.mu.Lock()
@@ -184,11 +172,34 @@ func (b *builder) copyWasmExec(ctx context.Context) error {
 	return os.Rename(tmp, filepath.Join(b.site, "wasm_exec.js"))
 }
 
-// exec runs a command in the module root, its output a line at a time to
-// the server's output (indented) and its last line kept for the pages.
-func (b *builder) exec(ctx context.Context, name string, args ...string) error {
+// buildWasm builds site/commlab.wasm as `make wasm` does: for js/wasm
+// (the go command's own target is the host's, which made an ELF binary
+// named commlab.wasm), stripped, stamped with the checkout's revision, and
+// wasm_exec.js from the same toolchain beside it; the file appears whole
+// or not at all.
+func (b *builder) buildWasm(ctx context.Context) error {
+	tmp := filepath.Join(b.site, ".commlab.wasm.build")
+	defer os.Remove(tmp)
+	ldflags := "-s -w -X main.revision=" + revision(ctx, b.repo)
+	env := []string{"GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0"}
+	if err := b.run(ctx, env, b.goCmd, "build", "-trimpath", "-ldflags="+ldflags, "-o", tmp, "./wasm/"); err != nil {
+		return err
+	}
+	if err := b.copyWasmExecFn(ctx); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(b.site, "commlab.wasm"))
+}
+
+// exec runs a command in the module root with env added to the server's
+// environment, its output a line at a time to the server's output
+// (indented) and its last line kept for the pages.
+func (b *builder) exec(ctx context.Context, env []string, name string, args ...string) error {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = b.repo
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	// On Ctrl-C the tools get SIGINT, so gen-report removes its temporary
 	// report, rather than SIGKILL.
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }

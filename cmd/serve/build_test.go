@@ -78,11 +78,14 @@ func TestBuilderServesWhileBuilding(t *testing.T) {
 	}
 	// Each step checks the pages as they are before it does its work.
 	var steps []string
-	b.run = func(ctx context.Context, name string, args ...string) error {
+	b.run = func(ctx context.Context, env []string, name string, args ...string) error {
 		joined := filepath.Base(name) + " " + strings.Join(args, " ")
 		steps = append(steps, joined)
 		switch {
 		case strings.Contains(joined, "./wasm/"):
+			if e := strings.Join(env, " "); !strings.Contains(e, "GOOS=js") || !strings.Contains(e, "GOARCH=wasm") {
+				t.Errorf("the wasm is built with env %q, want GOOS=js GOARCH=wasm", e)
+			}
 			if code, body := get("/scene.html"); code != 503 || !strings.Contains(body, "commlab.wasm") || !strings.Contains(body, `http-equiv="refresh"`) {
 				t.Errorf("scene.html while the wasm builds: %d %q", code, body)
 			}
@@ -118,7 +121,7 @@ func TestBuilderServesWhileBuilding(t *testing.T) {
 	// A second start with a full report builds no report.
 	steps = nil
 	b2 := newBuilder(".", site, io.Discard)
-	b2.run = func(ctx context.Context, name string, args ...string) error {
+	b2.run = func(ctx context.Context, env []string, name string, args ...string) error {
 		steps = append(steps, filepath.Base(name)+" "+strings.Join(args, " "))
 		if strings.Contains(strings.Join(args, " "), "./wasm/") {
 			return os.WriteFile(args[len(args)-2], []byte("\x00asm"), 0o644)
@@ -134,12 +137,36 @@ func TestBuilderServesWhileBuilding(t *testing.T) {
 	}
 }
 
+// TestBuildWasmIsWasm builds the wasm step for real, as `make serve` does
+// on a fresh clone, and checks that commlab.wasm is a WebAssembly module
+// (it was once built for the host: an ELF binary the page could not load)
+// with wasm_exec.js beside it.
+func TestBuildWasmIsWasm(t *testing.T) {
+	site := t.TempDir()
+	b := newBuilder(filepath.Join("..", ".."), site, io.Discard)
+	if err := b.buildWasm(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(site, "commlab.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	magic := make([]byte, 4)
+	if _, err := io.ReadFull(f, magic); err != nil || string(magic) != "\x00asm" {
+		t.Errorf("commlab.wasm starts with %q (%v), want the WebAssembly magic \\x00asm", magic, err)
+	}
+	if _, err := os.Stat(filepath.Join(site, "wasm_exec.js")); err != nil {
+		t.Errorf("no wasm_exec.js beside it: %v", err)
+	}
+}
+
 // TestBuilderReportsFailure checks that a failing step is named on the
 // building page, which then stops reloading.
 func TestBuilderReportsFailure(t *testing.T) {
 	site := t.TempDir()
 	b := newBuilder(".", site, io.Discard)
-	b.run = func(context.Context, string, ...string) error { return errors.New("compiler exploded") }
+	b.run = func(context.Context, []string, string, ...string) error { return errors.New("compiler exploded") }
 	b.Build(context.Background())
 	page := string(b.buildingPage("the visualizer"))
 	if !strings.Contains(page, "compiler exploded") || strings.Contains(page, "refresh") {
