@@ -2,6 +2,7 @@ package scene
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,7 +161,7 @@ func TestPlayerStepAndSeek(t *testing.T) {
 		p.Step(+1)
 		got = append(got, p.T)
 	}
-	if want := []float64{2, 5, 9, 10, 10}; !equal(got, want) {
+	if want := []float64{2, 5, 9, 10, 10}; !slices.Equal(got, want) {
 		t.Errorf("stepping forward visits %v, want %v", got, want)
 	}
 	got = got[:0]
@@ -168,7 +169,7 @@ func TestPlayerStepAndSeek(t *testing.T) {
 		p.Step(-1)
 		got = append(got, p.T)
 	}
-	if want := []float64{9, 5, 2, 0, 0}; !equal(got, want) {
+	if want := []float64{9, 5, 2, 0, 0}; !slices.Equal(got, want) {
 		t.Errorf("stepping back visits %v, want %v", got, want)
 	}
 	if err := p.Seek(11); err == nil || !strings.Contains(err.Error(), "[0, 10]") {
@@ -177,18 +178,6 @@ func TestPlayerStepAndSeek(t *testing.T) {
 	if err := p.Seek(4); err != nil || p.T != 4 {
 		t.Errorf("Seek(4): %v, T = %v", err, p.T)
 	}
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestSeconds(t *testing.T) {

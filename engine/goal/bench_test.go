@@ -44,6 +44,20 @@ func butterflyText(w io.Writer, P int, T int) error {
 	return gw.Close()
 }
 
+// butterfly reads butterflyText(P, T) as a schedule, without labels.
+func butterfly(t testing.TB, P, T int) *Schedule {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := butterflyText(&buf, P, T); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Read(&buf, "butterfly.goal", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // BenchmarkRead is the reader's speed on a butterfly allreduce's text
 // (target: 200 MB/s on one core).
 func BenchmarkRead(b *testing.B) {

@@ -100,20 +100,11 @@ func minCPU(f func()) float64 {
 // noise's engine time (the noisy run's less the quiet one's, the shortest
 // of three) is at most the estimate's (plus 10 ms) and the estimate at
 // most 20 times it, where the noise is most of the run's time. It logs the
-// times the constants
-// come from (CPU time, the least of three runs).
+// times the constants come from (CPU time, the least of three runs).
 func TestEstimateNoise(t *testing.T) {
 	sched := map[int]*Schedule{}
 	for _, P := range []int{1 << 8, 1 << 9, 1 << 10, 1 << 12} {
-		var buf bytes.Buffer
-		if err := butterflyText(&buf, P, 0); err != nil {
-			t.Fatal(err)
-		}
-		s, err := Read(bytes.NewReader(buf.Bytes()), "b", ReadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sched[P] = s
+		sched[P] = butterfly(t, P, 0)
 	}
 	for _, c := range []struct {
 		name   string
@@ -184,14 +175,7 @@ func TestEstimateNoise(t *testing.T) {
 // network noise whose delay is not under its mean (a flight could grow
 // without end: the run hung).
 func TestEstimateNoiseRefuses(t *testing.T) {
-	var buf bytes.Buffer
-	if err := butterflyText(&buf, 1<<8, 0); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Read(bytes.NewReader(buf.Bytes()), "b", ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := butterfly(t, 1<<8, 0)
 	long := Default()
 	long.Overhead = 2_000_000_000
 	// o = 10 µs: 4.1e7 ns of CPU work, 1e12 times stretched (with the
@@ -262,14 +246,7 @@ func TestEstimateNoiseRefuses(t *testing.T) {
 // longer than the page's 2 s are refused with the inputs that drive them
 // and what fits, before running.
 func TestEstimateNoiseBudget(t *testing.T) {
-	var buf bytes.Buffer
-	if err := butterflyText(&buf, 1<<8, 0); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Read(bytes.NewReader(buf.Bytes()), "b", ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := butterfly(t, 1<<8, 0)
 	slow := Default()
 	slow.L = 2_000_000_000
 	long := Default()

@@ -1,7 +1,6 @@
 package goal
 
 import (
-	"bytes"
 	"errors"
 	"reflect"
 	"testing"
@@ -13,14 +12,7 @@ import (
 // nothing in the result; an error from it stops the run and comes back
 // from Run; the executor then runs the schedule to the same result.
 func TestRunProgress(t *testing.T) {
-	var buf bytes.Buffer
-	if err := butterflyText(&buf, 1<<12, 2); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Read(&buf, "b", ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := butterfly(t, 1<<12, 2)
 	want, err := Run(s, Default(), Noise{}, Options{Record: true})
 	if err != nil {
 		t.Fatal(err)

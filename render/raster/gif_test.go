@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/gif"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -63,7 +64,7 @@ func TestGIFRoundTrip(t *testing.T) {
 			if len(g.Image) != 4 {
 				t.Fatalf("%d frames, want 4", len(g.Image))
 			}
-			if want := []int{10, 20, 10, 10}; !equalInts(g.Delay, want) {
+			if want := []int{10, 20, 10, 10}; !slices.Equal(g.Delay, want) {
 				t.Errorf("delays %v cs, want %v", g.Delay, want)
 			}
 			if g.LoopCount != 0 {
@@ -109,18 +110,6 @@ func hasColour(img *image.RGBA, c color.RGBA) bool {
 		}
 	}
 	return false
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestGIFDelaysAddUp(t *testing.T) {
