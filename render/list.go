@@ -122,10 +122,20 @@ func (Grid) isItem()     {}
 
 // List is a display list: a canvas size, a background and the items in
 // painting order (later items cover earlier ones).
+//
+// Base, when above zero, says that the first Base items are a base layer:
+// they lie under every later item and change seldom from frame to frame
+// (the overlay's hundreds of connection arcs, against the messages moving
+// over them). A backend that paints frame after frame may keep the base
+// painted in a layer of its own and repaint a changed region from it
+// instead of painting every base item crossing the region again; one that
+// paints a list once ignores it. The picture is the same either way. A
+// Base past the end of Items means them all.
 type List struct {
 	W, H       float64
 	Background color.RGBA
 	Items      []Item
+	Base       int
 }
 
 // Add appends items in painting order.

@@ -39,6 +39,9 @@ type app struct {
 
 	frames int64 // Update ticks
 	draws  int64 // real paints
+	// baseDraws counts the paints that changed a base layer
+	// (render.List.Base): few, while a scene with one plays well.
+	baseDraws int64
 
 	// layoutMs and paintMs are the Go side's cost of a frame: laying out
 	// the display list, and turning it into Ebiten draw calls (the
@@ -605,6 +608,7 @@ func (a *app) State(w, h int) map[string]any {
 		"errors":       errs,
 		"frames":       float64(a.frames),
 		"draws":        float64(a.draws),
+		"baseDraws":    float64(a.baseDraws),
 		"firstFrameMs": a.firstFrameMs,
 		"layoutMs":     a.layoutMs.Value(),
 		"paintMs":      a.paintMs.Value(),

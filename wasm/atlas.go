@@ -42,6 +42,7 @@ type glyphAtlas struct {
 
 	faces  map[faceKey]xfont.Face
 	glyphs map[glyphKey]glyph
+	dashes map[dashKey]dashStrip // see dash.go
 	dirty  []image.Rectangle
 }
 
@@ -72,13 +73,18 @@ func newGlyphAtlas() *glyphAtlas {
 	return a
 }
 
-// Reset empties the atlas but for the white block. The backend must have
+// Reset empties the atlas (glyphs and dash strips) but for the white block
+// and the stroke profile (dash.go). The backend must have
 // drawn everything it queued from the old contents first.
 func (a *glyphAtlas) Reset() {
 	clear(a.img.Pix)
 	draw.Draw(a.img, whiteRect, image.NewUniform(color.White), image.Point{}, draw.Src)
+	mid := profileRect
+	mid.Min.Y, mid.Max.Y = mid.Min.Y+1, mid.Min.Y+2
+	draw.Draw(a.img, mid, image.NewUniform(color.White), image.Point{}, draw.Src)
 	a.glyphs = map[glyphKey]glyph{}
-	a.x, a.y, a.shelfH = whiteRect.Max.X+glyphPad, 0, whiteRect.Max.Y
+	a.dashes = map[dashKey]dashStrip{}
+	a.x, a.y, a.shelfH = profileRect.Max.X+glyphPad, 0, whiteRect.Max.Y
 	a.dirty = append(a.dirty[:0], a.img.Bounds())
 }
 

@@ -57,7 +57,8 @@
 //	                 playSeconds, theme, themes, embed, autoplay, loop, scale,
 //	                 visible, query, numbers {key: value}, results [{key, label,
 //	                 value, unit, text}], notices [{key, message}], errors [{key,
-//	                 value, want, message}], frames, draws, firstFrameMs,
+//	                 value, want, message}], frames, draws, baseDraws (draws
+//	                 that repainted a base layer), firstFrameMs,
 //	                 layoutMs, paintMs, width, height, run (counts runs built),
 //	                 building, progress (0..1), pending (null, or {params,
 //	                 seed, seedText} being built; query holds them), buildMs}

@@ -126,6 +126,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.app.paintMs.add(now - t1)
 	g.painted, g.paintedDev = key, dev
 	g.app.draws++
+	g.app.baseDraws = g.painter.baseDraws
 	if g.app.firstFrameMs == 0 {
 		g.app.firstFrameMs = now
 	}

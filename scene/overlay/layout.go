@@ -65,11 +65,17 @@ func (r *run) paint(t float64, v scene.View) (render.List, *painter) {
 	p.l.Items = make([]render.Item, 0, 200+len(r.h.links)+8*r.p.Procs)
 	p.z = chart.SizesFor(v.W, v.H)
 	p.s = p.z.S
-	p.title()
+	// The base layer first (render.List.Base, set in connections): the
+	// key, the switch tree and the static connections change only when a
+	// node joins or leaves, while the shortcuts (hundreds opened and
+	// evicted a second of play at the defaults) and the messages over them
+	// change every frame. The title holds the playhead's time, so it comes
+	// after; nothing of the base lies under it.
 	top := p.legend()
 	p.arrange(top)
 	p.tree()
 	p.connections()
+	p.title()
 	p.probes()
 	p.nodes()
 	p.messages()
@@ -309,6 +315,7 @@ func (p *painter) connections() {
 			p.links = append(p.links, i)
 		}
 	}
+	p.l.Base = len(p.l.Items) // the static connections are the last of the base
 	for i, ln := range h.links {
 		if ln.shortcut && ln.open <= t && t < ln.close {
 			p.arc(ln.a, ln.b, 0, 1, p.shortcutStyle(ln.ready <= t))

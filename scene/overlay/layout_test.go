@@ -3,6 +3,8 @@ package overlay
 import (
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -346,5 +348,66 @@ func TestTraceGrowsByAddingPoints(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no growing trace found")
+	}
+}
+
+// TestBaseLayer: the frame's base layer (render.List.Base) is the key, the
+// switch tree and the static connections, the same from frame to frame
+// while the playhead moves (the page keeps it painted and repaints only
+// what lies above it), and it changes only where a static connection
+// opens or closes (a join or a leave). Every shortcut, eviction and
+// message lies above it.
+func TestBaseLayer(t *testing.T) {
+	for _, c := range []struct {
+		set map[string]string
+	}{{nil}, {map[string]string{"join": "1", "leave": "3"}}, {map[string]string{"policy": "all", "procs": "48", "nodes": "24", "switches": "8"}}} {
+		r := build(t, c.set)
+		const frames = 400
+		changes, want := 0, 0
+		var prev []render.Item
+		for i := 0; i <= frames; i++ {
+			at := r.End() * float64(i) / frames
+			l, p := r.paint(at, v960)
+			if l.Base <= 0 || l.Base > len(l.Items) {
+				t.Fatalf("%v at t = %v: base %d of %d items", c.set, at, l.Base, len(l.Items))
+			}
+			base := l.Items[:l.Base]
+			static := 0
+			for _, it := range base {
+				if pl, ok := it.(render.Polyline); ok && reflect.DeepEqual(pl.Style, p.staticStyle()) {
+					static++
+				}
+			}
+			open := 0
+			for _, ln := range r.h.links {
+				if !ln.shortcut && !ln.member && ln.open <= p.t && p.t < ln.close {
+					open++
+				}
+			}
+			if static != open {
+				t.Fatalf("%v at t = %v: %d static arcs in the base, %d static connections open", c.set, at, static, open)
+			}
+			for _, it := range l.Items[l.Base:] {
+				if pl, ok := it.(render.Polyline); ok && reflect.DeepEqual(pl.Style, p.staticStyle()) {
+					t.Fatalf("%v at t = %v: a static arc above the base layer", c.set, at)
+				}
+			}
+			if i > 0 {
+				if !slices.EqualFunc(prev, base, func(a, b render.Item) bool { return reflect.DeepEqual(a, b) }) {
+					changes++
+				}
+				prevT := r.End() * float64(i-1) / frames
+				for _, ln := range r.h.links {
+					if !ln.shortcut && !ln.member && (prevT < ln.open && ln.open <= p.t || prevT < ln.close && ln.close <= p.t) {
+						want++
+						break
+					}
+				}
+			}
+			prev = base
+		}
+		if changes > want {
+			t.Errorf("%v: the base layer changed in %d of %d frames; static connections opened or closed in %d", c.set, changes, frames, want)
+		}
 	}
 }

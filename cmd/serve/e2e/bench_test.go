@@ -247,6 +247,7 @@ func framesPerSecond(t *testing.T, base, query string) (fps float64, size string
 	time.Sleep(time.Second)
 	type sample struct {
 		Draws    float64 `json:"draws"`
+		Base     float64 `json:"baseDraws"`
 		Now      float64 `json:"now"`
 		Playing  bool    `json:"playing"`
 		W        float64 `json:"width"`
@@ -255,25 +256,82 @@ func framesPerSecond(t *testing.T, base, query string) (fps float64, size string
 		PaintMs  float64 `json:"paintMs"`
 	}
 	const read = `(() => { const st = window.commlab.state();
-		return {draws: st.draws, now: performance.now(), playing: st.playing, width: st.width, height: st.height,
+		return {draws: st.draws, baseDraws: st.baseDraws, now: performance.now(), playing: st.playing, width: st.width, height: st.height,
 			layoutMs: st.layoutMs, paintMs: st.paintMs}; })()`
 	a := eval[sample](s, read)
+	busy0 := browserCPU()
 	time.Sleep(fpsWindow)
+	busy1 := browserCPU()
 	b := eval[sample](s, read)
 	if !a.Playing || !b.Playing {
 		t.Errorf("the scene stopped playing during the measurement (loop=1)")
 	}
 	fps = (b.Draws - a.Draws) / ((b.Now - a.Now) / 1000)
-	return fps, fmt.Sprintf("%vx%v", b.W, b.H), frameCost{b.LayoutMs, b.PaintMs}
+	cost = frameCost{layoutMs: b.LayoutMs, paintMs: b.PaintMs}
+	if b.Draws > a.Draws {
+		cost.baseShare = (b.Base - a.Base) / (b.Draws - a.Draws)
+		if busy0 >= 0 && busy1 >= busy0 {
+			cost.cpuMs = (busy1 - busy0) / (b.Draws - a.Draws)
+		}
+	}
+	return fps, fmt.Sprintf("%vx%v", b.W, b.H), cost
 }
 
-// frameCost is the page's running mean of the Go side's work per frame.
-type frameCost struct{ layoutMs, paintMs float64 }
+// frameCost is the page's running mean of the Go side's work per frame,
+// the share of the frames that repainted a base layer (render.List.Base;
+// 0 for a scene without one), and the CPU time the browser spent per frame
+// while counting (all of its processes, the WebGL work included; 0 where
+// /proc is missing). The machine has two cores and a playing page keeps
+// them busy, so frames per second move with any other load while the CPU
+// time per frame moves much less: compare changes by it.
+type frameCost struct{ layoutMs, paintMs, baseShare, cpuMs float64 }
 
 func (c frameCost) String() string {
-	return fmt.Sprintf("layout %.2f ms + paint %.2f ms a frame", c.layoutMs, c.paintMs)
+	return fmt.Sprintf("layout %.2f ms + paint %.2f ms a frame, browser CPU %.0f ms a frame, base layer changed in %.0f %% of frames",
+		c.layoutMs, c.paintMs, c.cpuMs, 100*c.baseShare)
 }
 
+// browserCPU returns the CPU time, in ms, that the browser's processes
+// (every process whose command line names chromium) have spent so far,
+// from /proc, or -1 where /proc is missing. Other work on the machine is
+// not in it, so it holds while other jobs run beside the measurement.
+func browserCPU() float64 {
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		return -1
+	}
+	total := 0.0
+	for _, d := range dirs {
+		if d.Name()[0] < '0' || d.Name()[0] > '9' {
+			continue
+		}
+		cmd, err := os.ReadFile("/proc/" + d.Name() + "/cmdline")
+		if err != nil || !bytes.Contains(cmd, []byte("chromium")) {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// Fields after the command name in parentheses: state is the
+		// first, utime and stime the 12th and 13th.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		for _, v := range f[11:13] {
+			x, err := strconv.ParseFloat(v, 64)
+			if err == nil {
+				total += x
+			}
+		}
+	}
+	return total * 10 // USER_HZ is 100 on Linux
+}
 func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
