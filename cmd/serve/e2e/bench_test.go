@@ -33,9 +33,10 @@ const (
 // table with each target and PASS or FAIL: the wasm's size raw, gzip -9
 // and brotli 11; the first frame after navigation with a cold cache
 // (median of 5 fresh browsers); frames per second while playing P = 64 at
-// 960x540, and, without a target, each other scene at its defaults. These are measurements, not assertions, so they run only under
-// COMMLAB_BENCH=1 (`make bench`), never in `make test`, and a number over
-// its target prints FAIL without failing the test.
+// 960x540, and each other scene at its defaults (the overlay against the
+// same target). These are measurements, not assertions, so they run only
+// under COMMLAB_BENCH=1 (`make bench`), never in `make test`, and a number
+// over its target prints FAIL without failing the test.
 func TestPageNumbers(t *testing.T) {
 	if os.Getenv("COMMLAB_BENCH") != "1" {
 		t.Skip("page measurements run under COMMLAB_BENCH=1 (make bench)")
@@ -84,8 +85,8 @@ func TestPageNumbers(t *testing.T) {
 	rows = append(rows, benchRow{
 		"frames/s playing P=64 at " + size, fmt.Sprintf("%.1f", fps), fmt.Sprintf("≥ %d", minFPS), verdict(fps >= minFPS),
 	})
-	// The other scenes at their defaults: no target, but a scene that
-	// repaints most of its canvas every frame shows here.
+	// The other scenes at their defaults: no target but the overlay's, and
+	// a scene that repaints most of its canvas every frame shows here.
 	for _, sc := range scenes(t) {
 		name := sc.Info().Name
 		if name == "butterfly" {
@@ -95,7 +96,11 @@ func TestPageNumbers(t *testing.T) {
 		t.Run("frames per second "+name, func(t *testing.T) {
 			f, size, _ = framesPerSecond(t, base, "scene="+name)
 		})
-		rows = append(rows, benchRow{fmt.Sprintf("frames/s playing %s (defaults) at %s", name, size), fmt.Sprintf("%.1f", f), "", ""})
+		row := benchRow{fmt.Sprintf("frames/s playing %s (defaults) at %s", name, size), fmt.Sprintf("%.1f", f), "", ""}
+		if name == "overlay" { // issue 13 sets it the butterfly's target
+			row.target, row.verdict = fmt.Sprintf("≥ %d", minFPS), verdict(f >= minFPS)
+		}
+		rows = append(rows, row)
 	}
 
 	rows = append(rows, displayListRows(t)...)
