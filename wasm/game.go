@@ -170,3 +170,17 @@ func (g *game) publish(force bool) {
 		g.window.Call("dispatchEvent", js.Global().Get("Event").New("commlab-state"))
 	}
 }
+
+// DrawFinalScreen puts the frame on the canvas. Ebiten's own clears the
+// canvas and draws the frame over it, blending; on a cleared canvas a
+// copy gives the same pixels without reading the canvas back, a pass
+// over every pixel that software WebGL pays each frame. A frame scaled on
+// its way (the canvas a fraction of a pixel off its device size) is
+// drawn filtered, as Ebiten would.
+func (g *game) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
+	op := &ebiten.DrawImageOptions{GeoM: geoM, Blend: ebiten.BlendCopy}
+	if geoM.Element(0, 0) != 1 || geoM.Element(1, 1) != 1 {
+		op.Blend, op.Filter = ebiten.BlendSourceOver, ebiten.FilterLinear
+	}
+	screen.DrawImage(offscreen, op)
+}
