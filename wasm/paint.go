@@ -190,7 +190,11 @@ func (p *painter) clear(dst *ebiten.Image, regions []image.Rectangle, bg color.R
 	for _, r := range regions {
 		p.fillRect(float32(r.Min.X), float32(r.Min.Y), float32(r.Max.X), float32(r.Max.Y), bg)
 	}
+	// Opaque quads replace what they cover: a copy, which software WebGL
+	// does without reading the canvas first.
+	p.opts.Blend = ebiten.BlendCopy
 	p.flush()
+	p.opts.Blend = ebiten.Blend{} // back to the default, source over
 }
 
 func (p *painter) item(it render.Item) {
