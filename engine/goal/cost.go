@@ -19,8 +19,8 @@ const (
 	nsRecordedOp = 400
 	// Running a schedule already read: its state per operation, and what
 	// recording adds (TestEstimateBoundsRun's second measurement).
-	runOp         = 23.5 // measured 12-23
-	recordedRunOp = 95   // measured 110-111 in all with the run's own
+	runOp         = 14.5 // measured 7.3-13.5 (posted recvs in 8 bytes a recv)
+	recordedRunOp = 104  // measured 110-111 in all with the run's own
 	nsRunOp       = 150
 )
 
@@ -87,7 +87,11 @@ const (
 	nsNetScan    = 25  // per noise bucket or event a flight scans: measured 11-14
 	rankPhase    = 8   // per rank: a trace offset, an OS phase
 	rankCursor   = 32  // per rank: a network-noise cursor
-	noiseFixed   = 512 // the noise models themselves
+	// network noise spreads messages over the queue's time buckets, each
+	// holding a chunk of its own: up to 65 of 6 kB (measured 200-216 kB
+	// more than the quiet run)
+	netQueue   = 65 * chunkItems * 24
+	noiseFixed = 512 // the noise models themselves
 )
 
 // MaxLength is the longest run the engine's times hold: End and the noise
@@ -259,7 +263,7 @@ func EstimateNoise(s *Schedule, p Params, n Noise, names NoiseNames) (cost.Cost,
 	if n.Net != nil {
 		c.Events += w.messages + w.netScan
 		tNet = (nsNetMessage*w.messages + nsNetScan*w.netScan) * 1e-9
-		c.Bytes += rankCursor * ranks
+		c.Bytes += rankCursor*ranks + netQueue
 	}
 	c.Seconds += tTrace + tNet
 	switch {

@@ -229,15 +229,16 @@ type exec struct {
 	pendOf weak.Pointer[Schedule]
 	q      queue
 	aqtime uint32
-	// match queues: linked lists in one pool; rq holds posted recvs, uq
-	// unexpected messages (send ops)
-	pool        []rqNode // posted recvs
-	upool       []uqNode // unexpected messages
-	free, ufree uint32
-	freed       []freedOp
-	batch       []uint32
-	nz          *cpuNoise
-	res         Result
+	// match queues: rq holds each rank's posted recvs in posting order
+	// (rank h's from recvStart[h] on), rqKey their match keys; uq
+	// unexpected messages (send ops), linked lists in one pool
+	rq, rqKey []uint32
+	upool     []uqNode
+	ufree     uint32
+	freed     []freedOp
+	batch     []uint32
+	nz        *cpuNoise
+	res       Result
 	// recording
 	rec         bool
 	tl          *Timeline
@@ -255,20 +256,39 @@ type exec struct {
 // CPU and NIC is 40 bytes in one place: a message touches its receiver's
 // clocks and queues with one cache miss, not three.
 type hostSlot struct {
-	o, gs, gr                      uint64
-	rqHead, rqTail, uqHead, uqTail uint32
+	o, gs, gr      uint64
+	rqFirst, rqEnd uint32 // posted recvs: rq[rqFirst:rqEnd], from recvStart[h] on
+	uqHead, uqTail uint32
 }
 
 // hq is rank h's slot 0, which holds its match queues.
 func (e *exec) hq(h uint32) *hostSlot { return &e.hs[int(h)*e.w] }
 
-// rqNode is a posted recv (its source and tag are in the schedule): 8
-// bytes, since a butterfly at P = 2^20 posts 21 M recvs at once. uqNode
-// is an unexpected message: the send op and its rank.
-type (
-	rqNode struct{ op, next uint32 }
-	uqNode struct{ op, src, next uint32 }
-)
+// A message takes the first posted recv of its receiver that matches
+// it, walking the receiver's posted recvs in posting order. Beyond 16
+// roots a rank (a butterfly from P = 2^17, or 2^14 with T = 4) that walk
+// is the usual case, not a match at the head: LogGOPSim's std::sort of
+// the roots by kind, reproduced, leaves the recvs out of file order. So
+// a rank's posted recvs lie together (a rank posts each of its recvs at
+// most once: it has as many places as recvs), each with a 4-byte key of
+// its source and tag beside it (rqKey): the walk reads keys, a line for
+// 16 recvs, and an operation's line only where a key matches (or the
+// recv has a wildcard, key wildKey). 8 bytes a recv: a butterfly at P =
+// 2^20 posts 21 M at once.
+func rqKeyOf(peer, tag uint32) uint32 {
+	if peer == Any || tag == Any {
+		return wildKey
+	}
+	return peer*0x9e3779b1 ^ tag
+}
+
+// wildKey is the key of a recv from any source or with any tag. A recv
+// without wildcards whose key happens to be wildKey is compared in full
+// too, as every key match is.
+const wildKey = 0
+
+// uqNode is an unexpected message: the send op and its rank.
+type uqNode struct{ op, src, next uint32 }
 
 type freedOp struct{ host, op uint32 }
 
@@ -308,22 +328,27 @@ func reuse[T any](s []T, n int) []T {
 func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 	*e = exec{s: s, o: uint64(p.Overhead), O: uint64(p.OverheadPerByte), g: uint64(p.Gap),
 		G: uint64(p.GapPerByte), L: uint64(p.L), S: uint64(p.S), ncpu: s.CPUs(), nnic: s.NICs(), nz: nz, rec: rec,
-		hs: e.hs, pend: e.pend, pend0: e.pend0, big0: e.big0, pendOf: e.pendOf, pool: e.pool[:0], upool: e.upool[:0],
+		hs: e.hs, pend: e.pend, pend0: e.pend0, big0: e.big0, pendOf: e.pendOf, rq: e.rq, rqKey: e.rqKey, upool: e.upool[:0],
 		freed: e.freed[:0], batch: e.batch[:0], q: e.q}
 	P := s.numRanks
 	e.w = max(e.ncpu, e.nnic)
 	e.hs = reuse(e.hs, P*e.w)
 	for i := range e.hs {
-		e.hs[i].rqHead, e.hs[i].rqTail, e.hs[i].uqHead, e.hs[i].uqTail = nilNode, nilNode, nilNode, nilNode
+		e.hs[i].uqHead, e.hs[i].uqTail = nilNode, nilNode
+		if i%e.w == 0 {
+			e.hs[i].rqFirst, e.hs[i].rqEnd = s.recvStart[i/e.w], s.recvStart[i/e.w]
+		}
 	}
 	n := s.NumOps()
 	e.initPend(s, n)
-	e.free, e.ufree = nilNode, nilNode
+	e.ufree = nilNode
 	e.q.reset()
 	e.q.reserve(P)
-	if want := s.NumOps() - s.sends; cap(e.pool) < want {
-		e.pool = make([]rqNode, 0, want) // address space: touched as recvs are posted
-		prefetch.Huge(e.pool)
+	if nr := int(s.recvStart[P]); cap(e.rq) < nr {
+		// address space: touched as recvs are posted
+		e.rq, e.rqKey = make([]uint32, nr), make([]uint32, nr)
+		prefetch.Huge(e.rq)
+		prefetch.Huge(e.rqKey)
 	}
 	if rec {
 		e.tl = &Timeline{Ops: make([]OpRecord, n), Messages: make([]MsgRecord, 0, s.sends)}
@@ -444,15 +469,21 @@ func (e *exec) prefetch(b []item) {
 	prefetch.Line(&e.hs[int(h)*e.w])
 	it = b[2*pfDist]
 	if it.op&msgBit != 0 {
-		if n := e.hq(s.ops[it.op&^msgBit].peer).rqHead; n != nilNode {
-			prefetch.Line(&e.pool[n])
+		if hq := e.hq(s.ops[it.op&^msgBit].peer); hq.rqFirst < hq.rqEnd {
+			prefetch.Line(&e.rqKey[hq.rqFirst])
 		}
 	} else if d := s.ops[it.op].off & offMask; d < s.ops[it.op+1].off&offMask {
 		prefetch.Line(&e.pend[s.succ[d]&^startDep])
 	}
 	if it = b[pfDist]; it.op&msgBit != 0 {
-		if n := e.hq(s.ops[it.op&^msgBit].peer).rqHead; n != nilNode {
-			prefetch.Line(&s.ops[e.pool[n].op])
+		o := &s.ops[it.op&^msgBit]
+		hq := e.hq(o.peer)
+		k := rqKeyOf(it.host, o.tag)
+		for i, x := range e.rqKey[hq.rqFirst:hq.rqEnd] {
+			if x == k || x == wildKey || k == wildKey {
+				prefetch.Line(&s.ops[e.rq[int(hq.rqFirst)+i]])
+				break
+			}
 		}
 	}
 }
@@ -675,26 +706,38 @@ func (e *exec) stall(h uint32, a, b uint64) uint64 {
 // matches a message from src with tag, with LogGOPSim's wildcard rules
 // (its LIST_MATCH queues: first match in posting order).
 func (e *exec) takeRecv(h, src, tag uint32) (uint32, bool) {
-	prev := nilNode
-	for n := e.hq(uint32(h)).rqHead; n != nilNode; n = e.pool[n].next {
-		q := e.pool[n]
-		o := &e.s.ops[q.op]
-		if (src == Any || o.peer == Any || o.peer == src) && (tag == Any || o.tag == Any || o.tag == tag) {
-			if prev == nilNode {
-				e.hq(h).rqHead = q.next
-			} else {
-				e.pool[prev].next = q.next
-			}
-			if e.hq(h).rqTail == n {
-				e.hq(h).rqTail = prev
-			}
-			e.pool[n].next = e.free
-			e.free = n
-			return q.op, true
-		}
-		prev = n
+	i := e.findRecv(h, src, tag)
+	if i < 0 {
+		return 0, false
 	}
-	return 0, false
+	r := e.rq[i]
+	hq := e.hq(h)
+	if i == int(hq.rqFirst) {
+		hq.rqFirst++
+	} else { // close the gap, keeping the posting order
+		end := int(hq.rqEnd)
+		copy(e.rq[i:end-1], e.rq[i+1:end])
+		copy(e.rqKey[i:end-1], e.rqKey[i+1:end])
+		hq.rqEnd--
+	}
+	return r, true
+}
+
+// findRecv returns where rq holds rank h's first posted recv that
+// matches a message from src with tag, or -1.
+func (e *exec) findRecv(h, src, tag uint32) int {
+	hq := e.hq(h)
+	k := rqKeyOf(src, tag)
+	for i, x := range e.rqKey[hq.rqFirst:hq.rqEnd] {
+		if x == k || x == wildKey || k == wildKey {
+			j := int(hq.rqFirst) + i
+			o := &e.s.ops[e.rq[j]]
+			if (src == Any || o.peer == Any || o.peer == src) && (tag == Any || o.tag == Any || o.tag == tag) {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // takeMsg removes and returns the first unexpected message of rank h
@@ -723,20 +766,9 @@ func (e *exec) takeMsg(h, peer, tag uint32) (uqNode, bool) {
 }
 
 func (e *exec) postRecv(h, op uint32) {
-	n := e.free
-	if n == nilNode {
-		n = uint32(len(e.pool))
-		e.pool = append(e.pool, rqNode{})
-	} else {
-		e.free = e.pool[n].next
-	}
-	e.pool[n] = rqNode{op: op, next: nilNode}
-	if e.hq(h).rqTail == nilNode {
-		e.hq(h).rqHead = n
-	} else {
-		e.pool[e.hq(h).rqTail].next = n
-	}
-	e.hq(h).rqTail = n
+	hq := e.hq(h)
+	e.rq[hq.rqEnd], e.rqKey[hq.rqEnd] = op, rqKeyOf(e.s.ops[op].peer, e.s.ops[op].tag)
+	hq.rqEnd++
 }
 
 func (e *exec) unexpected(h, op, src uint32) {
@@ -898,12 +930,12 @@ func (e *exec) result() (*Result, error) {
 		stuck = &StuckError{NotRun: s.NumOps() - int(e.issued)}
 	}
 	for h := range s.numRanks {
-		for n := e.hq(uint32(h)).rqHead; n != nilNode; n = e.pool[n].next {
+		for i := e.hq(uint32(h)).rqFirst; i < e.hq(uint32(h)).rqEnd; i++ {
 			if stuck == nil {
 				stuck = &StuckError{}
 			}
 			if len(stuck.Unmatched) < 5 {
-				op := e.pool[n].op
+				op := e.rq[i]
 				stuck.Unmatched = append(stuck.Unmatched, fmt.Sprintf("rank %d %s: recv from %s tag %s", h, e.opName(op), wild(s.ops[op].peer), wild(s.ops[op].tag)))
 			}
 		}

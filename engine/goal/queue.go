@@ -189,6 +189,16 @@ func (q *queue) refill() {
 	}
 	bk := q.bk[b]
 	q.bk[b] = emptyBucket
+	// b0 grows once to what the bucket holds, a quarter more: appended
+	// chunk by chunk it doubled (a stage of a large collective moves
+	// every rank's item at once), leaving twice its size behind
+	total := 0
+	for c := bk.head; c >= 0; c = q.chunks[c].next {
+		total += int(q.chunks[c].n)
+	}
+	if cap(q.b0) < total {
+		q.b0 = make([]item, 0, total+total/4)
+	}
 	if !bk.mixed {
 		// all at one time: the bucket becomes b0 as it is, in bulk
 		q.last = bk.t

@@ -90,6 +90,9 @@ type Schedule struct {
 	labels    []string // per op, when kept
 	roots     int      // ops without dependencies
 	sends     int
+	// recvStart[r] counts the recvs of the ranks before r: the executor
+	// gives each rank as many places for posted recvs
+	recvStart []uint32
 }
 
 // NumRanks is the schedule's num_ranks.
@@ -189,6 +192,7 @@ type Builder struct {
 	next  int // next rank expected
 	edges []edge
 	keep  bool
+	recvs uint32 // recvs so far
 	err   error
 	// nameOf names a local op in cycle errors (the reader's labels).
 	nameOf func(local uint32) string
@@ -213,6 +217,7 @@ func NewBuilder(numRanks int, labels bool, opsHint int) *Builder {
 	}
 	b.s.numRanks = numRanks
 	b.s.rankStart = make([]uint32, 1, min(numRanks+1, 1<<16)) // grows with the blocks actually read
+	b.s.recvStart = make([]uint32, 1, min(numRanks+1, 1<<16))
 	if opsHint > 0 {
 		opsHint = min(opsHint, MaxOps)
 		b.s.ops = make([]op, 0, opsHint+1)
@@ -286,8 +291,11 @@ func (b *Builder) add(k Kind, peer uint32, size uint64, tag uint32, cpu, nic uin
 	if b.keep {
 		b.s.labels = append(b.s.labels, label)
 	}
-	if k == Send {
+	switch k {
+	case Send:
 		b.s.sends++
+	case Recv:
+		b.recvs++
 	}
 	return OpID(id)
 }
@@ -380,6 +388,7 @@ func (b *Builder) EndRank() error {
 		return b.err
 	}
 	b.s.rankStart = append(b.s.rankStart, uint32(len(b.s.ops)))
+	b.s.recvStart = append(b.s.recvStart, b.recvs)
 	b.rank = -1
 	b.next++
 	return nil

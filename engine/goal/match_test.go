@@ -1,0 +1,107 @@
+package goal
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestPostedRecvs drives the executor's posted-recv queues (keys beside
+// each rank's recvs, taken by a walk) and a plain list with the same
+// posts and messages, LogGOPSim's rule for both: the first posted recv
+// whose source and tag match, -1 matching any. The peers and tags are
+// few, so that walks skip and take from the middle; wildcards on either
+// side, two recvs whose keys collide and a recv whose key is wildKey
+// are among them.
+func TestPostedRecvs(t *testing.T) {
+	mul := uint32(0x9e3779b1) // rqKeyOf's multiplier
+	// (1, t1) and (2, t1 ^ 1*mul ^ 2*mul) share a key; (3, 3*mul) has key 0
+	t1 := uint32(7)
+	type pt struct{ peer, tag uint32 }
+	special := []pt{{1, t1}, {2, t1 ^ 1*mul ^ 2*mul}, {3, 3 * mul}, {Any, 2}, {1, Any}, {Any, Any}}
+	if rqKeyOf(1, t1) != rqKeyOf(2, t1^1*mul^2*mul) || rqKeyOf(3, 3*mul) != wildKey {
+		t.Fatal("the colliding keys do not collide")
+	}
+	for seed := range uint64(30) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		// rank 0 receives; rank 2 has recvs too (rank 1 none, so rank 2's
+		// places start where rank 0's end)
+		b := NewBuilder(4, false, 0)
+		var want []pt
+		for r := range 4 {
+			b.StartRank(r)
+			if r%2 == 0 {
+				for range 20 + rng.IntN(40) {
+					p := pt{uint32(rng.IntN(4)), uint32(rng.IntN(3))}
+					if rng.IntN(4) == 0 {
+						p = special[rng.IntN(len(special))]
+					}
+					b.Recv(8, p.peer, p.tag, 0, 0, "")
+					if r == 0 {
+						want = append(want, p)
+					}
+				}
+			}
+			b.EndRank()
+		}
+		s, err := b.Schedule()
+		if err != nil {
+			t.Fatal(err)
+		}
+		nz, _ := newCPUNoise(Noise{}, 4)
+		e := newExec(s, Default(), nz, false)
+		first, end := s.RankOps(0)
+		order := rng.Perm(end - first)
+		var posted []uint32 // the reference: rank 0's posted recvs in order
+		matches := 0
+		for len(order) > 0 || len(posted) > 0 {
+			if len(order) > 0 && rng.IntN(3) > 0 {
+				op := uint32(first + order[0])
+				order = order[1:]
+				e.postRecv(0, op)
+				posted = append(posted, op)
+				continue
+			}
+			src, tag := uint32(rng.IntN(4)), uint32(rng.IntN(3))
+			switch rng.IntN(5) {
+			case 0:
+				src, tag = 2, t1^1*mul^2*mul
+			case 1:
+				src, tag = 3, 3*mul
+			case 2:
+				tag = Any
+			}
+			got, ok := e.takeRecv(0, src, tag)
+			wantOp, wantOK := uint32(0), false
+			for i, op := range posted {
+				p := want[int(op)-first]
+				if (p.peer == Any || p.peer == src) && (p.tag == Any || tag == Any || p.tag == tag) {
+					wantOp, wantOK = op, true
+					posted = append(posted[:i], posted[i+1:]...)
+					break
+				}
+			}
+			if got != wantOp || ok != wantOK {
+				t.Fatalf("seed %d: message from %d tag %s took %d %v, want %d %v", seed, src, wild(tag), got, ok, wantOp, wantOK)
+			}
+			if ok {
+				matches++
+			}
+			if len(order) == 0 && !ok && rng.IntN(8) == 0 {
+				break
+			}
+		}
+		if matches == 0 {
+			t.Fatalf("seed %d: no message matched", seed)
+		}
+		// what stays posted is listed in posting order
+		hq := e.hq(0)
+		if n := int(hq.rqEnd - hq.rqFirst); n != len(posted) {
+			t.Fatalf("seed %d: %d recvs left, want %d", seed, n, len(posted))
+		}
+		for i, op := range posted {
+			if got := e.rq[int(hq.rqFirst)+i]; got != op {
+				t.Fatalf("seed %d: left %d is %d, want %d", seed, i, got, op)
+			}
+		}
+	}
+}
