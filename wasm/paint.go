@@ -25,8 +25,9 @@ import (
 // And from how few pixels: a frame repaints only the regions that changed
 // since the last (render.Damage), on a screen that keeps its pixels.
 //
-// Edges are antialiased by feathering (a half-pixel ramp of vertex alpha
-// on either side of every edge) rather than with DrawTrianglesOptions
+// Edges are antialiased by feathering (a half-pixel ramp on either side of
+// every edge: vertex alpha for fills and circles, the atlas's profile rows
+// for strokes, see dash.go) rather than with DrawTrianglesOptions
 // .AntiAlias, which renders through an offscreen buffer on each call.
 type painter struct {
 	atlas    *glyphAtlas
@@ -420,7 +421,7 @@ func (p *painter) stroke(a, b render.Point, st render.Style) {
 	// A diagonal dashed stroke from a dash strip; an axis-aligned one is
 	// cut into dashes below, each a snapped, crisp rectangle.
 	if len(st.Dash) > 0 && ax != bx && ay != by {
-		if ds, ok := p.dashStrip(st.Dash); ok {
+		if ds, ok := p.strip(st.Dash); ok {
 			p.stroked(ax, ay, bx, by, w, st.Stroke, ds)
 			return
 		}
@@ -469,9 +470,9 @@ func (p *painter) segment(x0, y0, x1, y1, w float32, c color.RGBA) {
 	p.stroked(x0, y0, x1, y1, w, c, dashStrip{x0: profileU, v0: profileV0})
 }
 
-// dashStrip returns the atlas's strip for a dash pattern in scene pixels,
+// strip returns the atlas's strip for a dash pattern in scene pixels,
 // emptying a full atlas as text does.
-func (p *painter) dashStrip(dash []float64) (dashStrip, bool) {
+func (p *painter) strip(dash []float64) (dashStrip, bool) {
 	ds, ok, full := p.atlas.Dash(dash, float64(p.scale))
 	if full {
 		p.flush()

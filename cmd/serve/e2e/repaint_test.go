@@ -49,8 +49,8 @@ func TestPlayedFrameMatchesLoaded(t *testing.T) {
 			loaded.stillFrame()
 			want := loaded.shot("loaded-"+name+".png", loaded.rectOf(`document.querySelector('canvas')`))
 
-			if n, where := pixelDiff(got, want); n > 0 {
-				t.Errorf("at t = %v the played frame differs from a freshly loaded one in %d pixels within %v (COMMLAB_E2E_SHOTS=dir keeps both)", st.T, n, where)
+			if n, where, most := pixelDiffOver(got, want, filterSlack); n > 0 {
+				t.Errorf("at t = %v the played frame differs from a freshly loaded one in %d pixels within %v, by up to %d levels (COMMLAB_E2E_SHOTS=dir keeps both)", st.T, n, where, most)
 			}
 		})
 	}
@@ -74,23 +74,82 @@ func (s *session) stillFrame() pageState {
 	return last
 }
 
+// filterSlack is how far, in 8-bit levels, a channel of a played frame may
+// differ from the freshly loaded one. The painter samples its glyph atlas
+// with linear filtering (for the strokes' profile and dash strips), at
+// texel centres, where the result is the texel itself up to the rounding
+// of a position; and a page that has drawn other text holds a glyph at
+// another place in its atlas, so a rare pixel may round a level the other
+// way. One CI run of 2026-11-25 (after the change to linear filtering)
+// saw 5 pixels of the mmdl scene differ, out of 14 runs of it that day;
+// how far was not recorded then (the message prints it now), so this is
+// the likely cause, not a measured one. A region that damage missed keeps
+// a stale picture, many levels off, and still fails.
+const filterSlack = 2
+
 // pixelDiff counts the pixels where a and b (same size, compared from their
 // top-left corners) differ, and the box holding them.
 func pixelDiff(a, b image.Image) (n int, where string) {
+	n, where, _ = pixelDiffOver(a, b, 0)
+	return n, where
+}
+
+// pixelDiffOver counts the pixels where a channel of a and b differs by
+// more than slack 8-bit levels, the box holding them and the largest
+// difference among them.
+func pixelDiffOver(a, b image.Image, slack int) (n int, where string, most int) {
 	ab, bb := a.Bounds(), b.Bounds()
 	if ab.Size() != bb.Size() {
-		return ab.Dx() * ab.Dy(), fmt.Sprintf("pictures of different sizes, %v and %v", ab.Size(), bb.Size())
+		return ab.Dx() * ab.Dy(), fmt.Sprintf("pictures of different sizes, %v and %v", ab.Size(), bb.Size()), 255
 	}
 	var box image.Rectangle
 	for y := range ab.Dy() {
 		for x := range ab.Dx() {
 			r1, g1, b1, a1 := a.At(ab.Min.X+x, ab.Min.Y+y).RGBA()
 			r2, g2, b2, a2 := b.At(bb.Min.X+x, bb.Min.Y+y).RGBA()
-			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+			d := 0
+			for _, c := range [4][2]uint32{{r1, r2}, {g1, g2}, {b1, b2}, {a1, a2}} {
+				d = max(d, abs(int(c[0]>>8)-int(c[1]>>8)))
+			}
+			if d > slack {
 				n++
+				most = max(most, d)
 				box = box.Union(image.Rect(x, y, x+1, y+1))
 			}
 		}
 	}
-	return n, box.String()
+	return n, box.String(), most
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestPixelDiffOver: differences within the slack are not counted, a
+// stale patch beyond it is, with its box and its largest difference.
+func TestPixelDiffOver(t *testing.T) {
+	a := image.NewRGBA(image.Rect(0, 0, 40, 30))
+	b := image.NewRGBA(image.Rect(0, 0, 40, 30))
+	for i := range a.Pix {
+		a.Pix[i], b.Pix[i] = 200, 200
+	}
+	b.Pix[b.PixOffset(3, 4)] = 202 // a rounding: within the slack
+	if n, _, _ := pixelDiffOver(a, b, filterSlack); n != 0 {
+		t.Errorf("a 2-level rounding counted: %d pixels", n)
+	}
+	if n, _ := pixelDiff(a, b); n != 1 {
+		t.Errorf("pixelDiff counts %d pixels for one that differs", n)
+	}
+	for y := 10; y < 12; y++ {
+		for x := 20; x < 25; x++ {
+			b.Pix[b.PixOffset(x, y)+1] = 150 // a stale patch
+		}
+	}
+	n, where, most := pixelDiffOver(a, b, filterSlack)
+	if n != 10 || where != image.Rect(20, 10, 25, 12).String() || most != 50 {
+		t.Errorf("a stale 5x2 patch 50 levels off: %d pixels within %s, up to %d", n, where, most)
+	}
 }
