@@ -125,8 +125,8 @@ func (Grid) isItem()     {}
 //
 // Base, when above zero, says that the first Base items are a base layer:
 // they lie under every later item and change seldom from frame to frame
-// (the overlay's hundreds of connection arcs, against the messages moving
-// over them). A backend that paints frame after frame may keep the base
+// (the overlay's static connections, against the shortcuts and messages
+// that change over them every frame). A backend that paints frame after frame may keep the base
 // painted in a layer of its own and repaint a changed region from it
 // instead of painting every base item crossing the region again; one that
 // paints a list once ignores it. The picture is the same either way. A

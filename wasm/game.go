@@ -175,8 +175,9 @@ func (g *game) publish(force bool) {
 // canvas and draws the frame over it, blending; on a cleared canvas a
 // copy gives the same pixels without reading the canvas back, a pass
 // over every pixel that software WebGL pays each frame. A frame scaled on
-// its way (the canvas a fraction of a pixel off its device size) is
-// drawn filtered, as Ebiten would.
+// its way (the canvas a fraction of a pixel off its device size; Layout
+// asks for device pixels, so rarely) is drawn blended and linearly
+// filtered, where Ebiten's own would use its sharper upscaling shader.
 func (g *game) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
 	op := &ebiten.DrawImageOptions{GeoM: geoM, Blend: ebiten.BlendCopy}
 	if geoM.Element(0, 0) != 1 || geoM.Element(1, 1) != 1 {
