@@ -209,11 +209,7 @@ func TestEstimateNoiseRefuses(t *testing.T) {
 		if re.Field != c.field {
 			t.Errorf("%s: field %q, want %q", c.name, re.Field, c.field)
 		}
-		for _, w := range c.says {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%s: message does not say %q: %s", c.name, w, err)
-			}
-		}
+		saysAll(t, c.name, err, c.says)
 		t.Logf("%s: %v", c.name, err)
 	}
 	// What the messages say fits, fits.
@@ -276,11 +272,17 @@ func TestEstimateNoiseBudget(t *testing.T) {
 		if ce.Cost.Key != c.key {
 			t.Errorf("%s: key %q, want %q", c.name, ce.Cost.Key, c.key)
 		}
-		for _, w := range c.says {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%s: message does not say %q: %s", c.name, w, err)
-			}
-		}
+		saysAll(t, c.name, err, c.says)
 		t.Logf("%s: %v", c.name, err)
+	}
+}
+
+// saysAll fails t for each of says that err's message does not contain.
+func saysAll(t *testing.T, name string, err error, says []string) {
+	t.Helper()
+	for _, w := range says {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%s: message does not say %q: %s", name, w, err)
+		}
 	}
 }

@@ -282,6 +282,11 @@ func rqKeyOf(peer, tag uint32) uint32 {
 	return peer*0x9e3779b1 ^ tag
 }
 
+// keyMayMatch reports whether a posted recv with key x may match a
+// message with key k: equal keys, or a wildcard on either side. Only
+// then is the recv's operation read and compared in full.
+func keyMayMatch(x, k uint32) bool { return x == k || x == wildKey || k == wildKey }
+
 // wildKey is the key of a recv from any source or with any tag. A recv
 // without wildcards whose key happens to be wildKey is compared in full
 // too, as every key match is.
@@ -480,7 +485,7 @@ func (e *exec) prefetch(b []item) {
 		hq := e.hq(o.peer)
 		k := rqKeyOf(it.host, o.tag)
 		for i, x := range e.rqKey[hq.rqFirst:hq.rqEnd] {
-			if x == k || x == wildKey || k == wildKey {
+			if keyMayMatch(x, k) {
 				prefetch.Line(&s.ops[e.rq[int(hq.rqFirst)+i]])
 				break
 			}
@@ -729,7 +734,7 @@ func (e *exec) findRecv(h, src, tag uint32) int {
 	hq := e.hq(h)
 	k := rqKeyOf(src, tag)
 	for i, x := range e.rqKey[hq.rqFirst:hq.rqEnd] {
-		if x == k || x == wildKey || k == wildKey {
+		if keyMayMatch(x, k) {
 			j := int(hq.rqFirst) + i
 			o := &e.s.ops[e.rq[j]]
 			if (src == Any || o.peer == Any || o.peer == src) && (tag == Any || o.tag == Any || o.tag == tag) {
