@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -81,23 +82,31 @@ func BenchmarkRead(b *testing.B) {
 }
 
 // BenchmarkRun is the executor's speed in schedule operations a second
-// (target: 20 M on one core).
+// (target: 20 M on one core), on butterflies, and on random partners
+// (no target: beyond the caches every message is a miss at a random
+// rank; it shows what prefetching, exec.scattered, is for).
 func BenchmarkRun(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		P, T int
-		rec  bool
+		name   string
+		P, T   int
+		rec    bool
+		random bool
 	}{
-		{"butterfly/P=1024", 1 << 10, 0, false},
-		{"butterfly/P=16384", 1 << 14, 0, false},
-		{"butterfly/P=16384/T=4", 1 << 14, 4, false},
-		{"butterfly/P=131072", 1 << 17, 0, false},
-		{"butterfly/P=1024/record", 1 << 10, 0, true},
+		{"butterfly/P=1024", 1 << 10, 0, false, false},
+		{"butterfly/P=16384", 1 << 14, 0, false, false},
+		{"butterfly/P=16384/T=4", 1 << 14, 4, false, false},
+		{"butterfly/P=131072", 1 << 17, 0, false, false},
+		{"butterfly/P=1024/record", 1 << 10, 0, true, false},
+		{"random-pairs/P=131072", 1 << 17, 0, false, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			// built here, so that -bench picks one case without the others' texts
 			var buf bytes.Buffer
-			if err := butterflyText(&buf, c.P, c.T); err != nil {
+			write := func() error { return butterflyText(&buf, c.P, c.T) }
+			if c.random {
+				write = func() error { return randomPairsText(&buf, c.P, 17) }
+			}
+			if err := write(); err != nil {
 				b.Fatal(err)
 			}
 			s, err := Read(&buf, "b", ReadOptions{SizeHint: int64(buf.Len())})
@@ -125,4 +134,40 @@ func reportCPU(b *testing.B, c0, work float64, unit string) {
 	if c := cpuSeconds() - c0; c > 0 {
 		b.ReportMetric(total/c, "cpu-"+unit)
 	}
+}
+
+// randomPairsText writes K stages of exchanges between random partners
+// as GOAL: in stage k rank r sends to perm_k(r) and receives from its
+// inverse (permutations seeded), then reduces, like the butterfly's
+// stages. Beyond the caches every message lands at a random rank: the
+// case prefetching is for (exec.scattered).
+func randomPairsText(w io.Writer, P, K int) error {
+	rng := rand.New(rand.NewPCG(uint64(P), uint64(K)))
+	to, from := make([][]int, K), make([][]int, K)
+	for k := range K {
+		to[k], from[k] = rng.Perm(P), make([]int, P)
+		for r, q := range to[k] {
+			from[k][q] = r
+		}
+	}
+	gw := NewWriter(w, P)
+	for r := range P {
+		gw.StartRank(r)
+		var last Label
+		for k := range K {
+			s := gw.Send(8, uint32(to[k][r]), uint32(k+1))
+			if last > 0 {
+				gw.Requires(s, last)
+			}
+			rv := gw.Recv(8, uint32(from[k][r]), uint32(k+1))
+			c := gw.Calc(100)
+			gw.Requires(c, rv)
+			if last > 0 {
+				gw.Requires(c, last)
+			}
+			last = c
+		}
+		gw.EndRank()
+	}
+	return gw.Close()
 }

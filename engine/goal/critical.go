@@ -23,8 +23,9 @@ func (e *exec) critical(h int) []CritStep {
 		var prev cause
 		switch at.kind {
 		case CritCPU:
-			r := e.tl.Ops[at.id]
-			st = CritStep{Kind: CritCPU, Rank: s.RankOf(int(at.id)), Peer: -1, Op: int(at.id), Start: r.Start, End: r.End + r.Stall}
+			i := int(e.ix[at.id]) // cause ids of operations are places
+			r := e.tl.Ops[i]
+			st = CritStep{Kind: CritCPU, Rank: s.RankOf(i), Peer: -1, Op: i, Start: r.Start, End: r.End + r.Stall}
 			if k := s.kind(uint32(at.id)); k == Send {
 				st.Peer = int(s.ops[at.id].peer)
 			}
@@ -38,7 +39,7 @@ func (e *exec) critical(h int) []CritStep {
 		case CritFlight:
 			m := e.tl.Messages[at.id]
 			st = CritStep{Kind: CritFlight, Rank: int(m.From), Peer: int(m.To), Op: int(m.Send), Start: m.Sent, End: m.Arrive}
-			prev = e.cause[m.Send]
+			prev = e.cause[s.place(int(m.Send))]
 		case CritGap:
 			if at.gapR {
 				m := e.tl.Messages[at.id]
@@ -46,9 +47,10 @@ func (e *exec) critical(h int) []CritStep {
 					End: m.Taken + int64(e.g+(m.Bytes-1)*e.G)}
 				prev = e.mcause[at.id]
 			} else {
-				r := e.tl.Ops[at.id]
+				i := int(e.ix[at.id])
+				r := e.tl.Ops[i]
 				size := s.size(uint32(at.id))
-				st = CritStep{Kind: CritGap, Rank: s.RankOf(int(at.id)), Peer: int(s.ops[at.id].peer), Op: int(at.id),
+				st = CritStep{Kind: CritGap, Rank: s.RankOf(i), Peer: int(s.ops[at.id].peer), Op: i,
 					Start: r.Start, End: r.Start + int64(e.g+(size-1)*e.G)}
 				prev = e.cause[at.id]
 			}
@@ -56,7 +58,7 @@ func (e *exec) critical(h int) []CritStep {
 			m := e.tl.Messages[at.id]
 			st = CritStep{Kind: CritRendezvous, Rank: int(m.From), Peer: int(m.To), Op: int(m.Send), Start: m.Matched, End: m.Matched}
 			if m.Unexpected && m.Recv >= 0 {
-				prev = e.cause[m.Recv]
+				prev = e.cause[s.place(int(m.Recv))]
 			} else {
 				prev = e.mcause[at.id]
 			}

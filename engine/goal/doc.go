@@ -27,6 +27,13 @@
 // the nanosecond, including the order in which operations freed at the
 // same instant enter the queue (libstdc++'s std::sort, reproduced).
 //
+// A Schedule keeps its operations by level inside blocks of ranks
+// (places.go): a collective's stage, every rank's operations of one level,
+// lies together, so a run beyond the caches streams it instead of missing
+// a line per rank. Every index the package hands out or takes (Op,
+// Label, Dependents, RankOps, Timeline.Ops, CritStep.Op, MsgRecord) is
+// the file's order all the same.
+//
 // Noise stretches CPU work (o and calc) and messages: LogGOPSim's noise
 // traces ("start<TAB>duration" lines, ns), each rank reading the trace at
 // a seeded random offset or all at one offset (co-scheduled); commlab's

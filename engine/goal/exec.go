@@ -20,6 +20,10 @@ const pfDist = 3
 
 var pfMinOps = 1 << 19
 
+// pfEvery prefetches on every bucket, scattered or not (the tests, so
+// that prefetching runs on small schedules too).
+var pfEvery = false
+
 // Options choose what a run records.
 type Options struct {
 	// Record fills Result.Timeline and Result.Critical: per operation and
@@ -239,15 +243,19 @@ type exec struct {
 	batch     []uint32
 	nz        *cpuNoise
 	res       Result
+	pfBuckets int // buckets prefetched (scattered), for the tests
 	// recording
 	rec         bool
 	tl          *Timeline
-	msgOf       []int32 // per send op: message index
-	cause       []cause // per op: what set its issue time
+	msgOf       []int32 // per send (by place): message index
+	cause       []cause // per op (by place): what set its issue time
 	mcause      []cause // per message: what set its taking time
 	cpuBy, gsBy []cause // setter of nexto / nextgs, per slot
 	grBy        []cause
-	issued      int64
+	// ix is Schedule.index: the records are in file order, the run's
+	// operations places (a cause's op id is a place)
+	ix     []uint32
+	issued int64
 }
 
 // hostSlot is slot k of a rank: CPU k's next free time (LogGOPSim's
@@ -356,6 +364,7 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 		prefetch.Huge(e.rqKey)
 	}
 	if rec {
+		e.ix = s.inv.get(s)
 		e.tl = &Timeline{Ops: make([]OpRecord, n), Messages: make([]MsgRecord, 0, s.sends)}
 		for i := range e.tl.Ops {
 			e.tl.Ops[i] = OpRecord{Issue: -1, Start: -1, End: -1, Done: -1, Msg: -1}
@@ -420,14 +429,15 @@ func (e *exec) run() {
 	roots := make([]uint32, 0, 64)
 	for h := 0; h < s.numRanks; h++ {
 		roots = roots[:0]
-		for i := s.rankStart[h]; i < s.rankStart[h+1]; i++ {
-			if e.pend[i] == 0 {
-				roots = append(roots, i)
+		// in file order, which LogGOPSim's (unstable) sort starts from
+		for _, u := range s.pos[s.rankStart[h]:s.rankStart[h+1]] {
+			if e.pend[u] == 0 {
+				roots = append(roots, s.withKind(u))
 			}
 		}
-		sortBy(roots, byKind{e.s})
+		sortBy(roots, byKind{})
 		for _, op := range roots {
-			e.handle(item{time: 0, ts: ts, op: op, host: uint32(h)})
+			e.handle(item{time: 0, ts: ts, op: op & offMask, host: uint32(h)})
 			ts++
 		}
 	}
@@ -435,6 +445,7 @@ func (e *exec) run() {
 	// and prefetching only costs.
 	pf := s.NumOps() >= pfMinOps
 	items := float64(s.NumOps() + s.sends)
+	scattered, refills := false, -1
 	for e.q.len() > 0 {
 		e.res.Pops++
 		if e.pr != nil && e.res.Pops%progressEvery == 0 {
@@ -444,10 +455,54 @@ func (e *exec) run() {
 			}
 		}
 		if q := &e.q; pf && len(q.back) == 0 && q.head+4*pfDist < len(q.b0) {
-			e.prefetch(q.b0[q.head : q.head+4*pfDist+1])
+			if q.refills != refills {
+				refills, scattered = q.refills, pfEvery || e.scattered(q.b0[q.head:])
+				if scattered {
+					e.pfBuckets++
+				}
+			}
+			if scattered {
+				e.prefetch(q.b0[q.head : q.head+4*pfDist+1])
+			}
 		}
 		e.handle(e.q.pop())
 	}
+}
+
+// scattered reports whether the items of a bucket touch ranks far apart
+// one after the other. The schedule's layout (places.go) makes a
+// collective's stage a sweep: item after item reads the next rank's
+// operations and state, or a near one's (a butterfly's partner r ^ 2^k,
+// a dissemination's r + 2^k), and the CPU's own prefetcher streams them
+// in; prefetching there only costs (some 12 % of a butterfly of 2^17
+// ranks). Where ranks jump (random partners, or a stage's items in the
+// order the previous stage's random messages freed them), each item is a
+// chain of misses and prefetching halves the run. So a sample of the
+// bucket's neighbouring items decides: the rank an item works at (a
+// message's receiver), and whether it lies more than 64 ranks from its
+// predecessor's, in a quarter of the pairs or more.
+func (e *exec) scattered(b []item) bool {
+	const samples, near = 32, 64
+	rank := func(it item) uint32 {
+		if it.op&msgBit != 0 {
+			return e.s.ops[it.op&^msgBit].peer
+		}
+		return it.host
+	}
+	if len(b) < 2*samples {
+		return false
+	}
+	jumps := 0
+	for k := range samples {
+		// golden-ratio spacing: regular positions fall on a butterfly's
+		// power-of-two boundaries, the few places its partners jump
+		i := int(uint64(k+1) * 0x9e3779b97f4a7c15 >> 32 * uint64(len(b)-1) >> 32)
+		a, c := rank(b[i]), rank(b[i+1])
+		if max(a, c)-min(a, c) > near {
+			jumps++
+		}
+	}
+	return jumps >= samples/4
 }
 
 // prefetch starts loading what items a few places ahead in the queue's
@@ -486,8 +541,10 @@ func (e *exec) prefetch(b []item) {
 		k := rqKeyOf(it.host, o.tag)
 		for i, x := range e.rqKey[hq.rqFirst:hq.rqEnd] {
 			if keyMayMatch(x, k) {
-				prefetch.Line(&s.ops[e.rq[int(hq.rqFirst)+i]])
-				break
+				if r := e.rq[int(hq.rqFirst)+i]; r != taken {
+					prefetch.Line(&s.ops[r])
+					break
+				}
 			}
 		}
 	}
@@ -523,7 +580,7 @@ func (e *exec) handle(it item) {
 		e.hs[c].o = it.time + size + stall
 		e.issued++
 		if e.rec {
-			r := &e.tl.Ops[op]
+			r := &e.tl.Ops[e.ix[op]]
 			r.Issue, r.Start, r.End, r.Stall, r.Done = int64(it.time), int64(it.time), int64(it.time+size), int64(stall), int64(it.time)
 			e.cpuBy[c] = cause{kind: CritCPU, id: int32(op)}
 		}
@@ -556,12 +613,12 @@ func (e *exec) handle(it item) {
 		e.issued++
 		e.res.Messages++
 		if e.rec {
-			r := &e.tl.Ops[op]
+			r := &e.tl.Ops[e.ix[op]]
 			r.Issue, r.Start, r.End, r.Stall = int64(t), int64(t), int64(t+e.o+(size-1)*e.O), int64(stall)
 			m := int32(len(e.tl.Messages))
 			r.Msg = m
 			e.msgOf[op] = m
-			e.tl.Messages = append(e.tl.Messages, MsgRecord{Send: int32(op), Recv: -1, From: int32(h), To: int32(peer),
+			e.tl.Messages = append(e.tl.Messages, MsgRecord{Send: int32(e.ix[op]), Recv: -1, From: int32(h), To: int32(peer),
 				Bytes: size, Tag: s.ops[op].tag, Sent: int64(t), Arrive: int64(arrive), Taken: -1, Matched: -1,
 				Delay: int64(delay), Rendezvous: size > e.S})
 			e.mcause = append(e.mcause, cause{kind: CritFlight, id: m})
@@ -571,7 +628,7 @@ func (e *exec) handle(it item) {
 		e.q.push(item{time: arrive, ts: e.newTS(), op: op | msgBit, host: h})
 		if size <= e.S {
 			if e.rec {
-				e.tl.Ops[op].Done = int64(t)
+				e.tl.Ops[e.ix[op]].Done = int64(t)
 			}
 			e.markDone(h, op)
 		}
@@ -580,7 +637,7 @@ func (e *exec) handle(it item) {
 		e.markStarted(h, op)
 		e.issued++
 		if e.rec {
-			e.tl.Ops[op].Issue = int64(it.time)
+			e.tl.Ops[e.ix[op]].Issue = int64(it.time)
 		}
 		if q, ok := e.takeMsg(h, s.ops[op].peer, s.ops[op].tag); ok {
 			// the message j (a send op) arrived before: match it now
@@ -626,7 +683,7 @@ func (e *exec) bump(sc, sn int, t uint64, send uint32) {
 		}
 	}
 	if e.rec {
-		e.tl.Ops[send].Done = int64(t)
+		e.tl.Ops[e.ix[send]].Done = int64(t)
 	}
 }
 
@@ -688,8 +745,8 @@ func (e *exec) message(it item) {
 func (e *exec) matchRecord(j, r uint32, t uint64, unexpected bool) {
 	m := e.msgOf[j]
 	mr := &e.tl.Messages[m]
-	mr.Recv, mr.Matched, mr.Unexpected = int32(r), int64(t), unexpected
-	rr := &e.tl.Ops[r]
+	mr.Recv, mr.Matched, mr.Unexpected = int32(e.ix[r]), int64(t), unexpected
+	rr := &e.tl.Ops[e.ix[r]]
 	rr.Msg = m
 	rr.Done = int64(t)
 	size := e.s.size(j)
@@ -717,16 +774,31 @@ func (e *exec) takeRecv(h, src, tag uint32) (uint32, bool) {
 	}
 	r := e.rq[i]
 	hq := e.hq(h)
-	if i == int(hq.rqFirst) {
-		hq.rqFirst++
-	} else { // close the gap, keeping the posting order
-		end := int(hq.rqEnd)
-		copy(e.rq[i:end-1], e.rq[i+1:end])
-		copy(e.rqKey[i:end-1], e.rqKey[i+1:end])
-		hq.rqEnd--
+	// A recv taken from the middle leaves a gap (taken) that walks step
+	// over, rather than the rest moving up (a copy at every match where
+	// the roots' sort scrambled the posting order: 8 % of a butterfly of
+	// 2^20 ranks); the ends close over their gaps.
+	e.rq[i], e.rqKey[i] = taken, takenKey
+	switch i {
+	case int(hq.rqFirst):
+		for hq.rqFirst < hq.rqEnd && e.rq[hq.rqFirst] == taken {
+			hq.rqFirst++
+		}
+	case int(hq.rqEnd) - 1:
+		for hq.rqEnd > hq.rqFirst && e.rq[hq.rqEnd-1] == taken {
+			hq.rqEnd--
+		}
 	}
 	return r, true
 }
+
+// taken marks the place of a posted recv already matched; takenKey is
+// its key, which a message's key meets only by chance (the place is
+// then checked and passed over).
+const (
+	taken    = ^uint32(0)
+	takenKey = ^uint32(0)
+)
 
 // findRecv returns where rq holds rank h's first posted recv that
 // matches a message from src with tag, or -1.
@@ -736,6 +808,9 @@ func (e *exec) findRecv(h, src, tag uint32) int {
 	for i, x := range e.rqKey[hq.rqFirst:hq.rqEnd] {
 		if keyMayMatch(x, k) {
 			j := int(hq.rqFirst) + i
+			if e.rq[j] == taken {
+				continue
+			}
 			o := &e.s.ops[e.rq[j]]
 			if (src == Any || o.peer == Any || o.peer == src) && (tag == Any || o.tag == Any || o.tag == tag) {
 				return j
@@ -877,12 +952,12 @@ func (e *exec) release() {
 		e.batch = e.batch[:0]
 		for _, x := range f {
 			if x.host == h {
-				e.batch = append(e.batch, x.op)
+				e.batch = append(e.batch, e.s.withKind(x.op))
 			}
 		}
-		sortBy(e.batch, byKind{e.s})
+		sortBy(e.batch, byKind{})
 		for _, op := range e.batch {
-			e.push(h, op)
+			e.push(h, op&offMask)
 		}
 	}
 	e.freed = e.freed[:0]
@@ -936,6 +1011,9 @@ func (e *exec) result() (*Result, error) {
 	}
 	for h := range s.numRanks {
 		for i := e.hq(uint32(h)).rqFirst; i < e.hq(uint32(h)).rqEnd; i++ {
+			if e.rq[i] == taken {
+				continue
+			}
 			if stuck == nil {
 				stuck = &StuckError{}
 			}
@@ -961,11 +1039,12 @@ func (e *exec) result() (*Result, error) {
 }
 
 func (e *exec) opName(op uint32) string {
-	if l := e.s.Label(int(op)); l != "" {
+	i := e.s.index(op)
+	if l := e.s.Label(i); l != "" {
 		return l
 	}
-	first, _ := e.s.RankOps(e.s.RankOf(int(op)))
-	return fmt.Sprintf("op %d", int(op)-first)
+	first, _ := e.s.RankOps(e.s.RankOf(i))
+	return fmt.Sprintf("op %d", i-first)
 }
 
 func wild(v uint32) string {

@@ -2,6 +2,7 @@ package goal
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -10,15 +11,16 @@ import (
 // posts and messages, LogGOPSim's rule for both: the first posted recv
 // whose source and tag match, -1 matching any. The peers and tags are
 // few, so that walks skip and take from the middle; wildcards on either
-// side, two recvs whose keys collide and a recv whose key is wildKey
-// are among them.
+// side, two recvs whose keys collide, a recv whose key is wildKey and
+// one whose key is that of a taken place (takenKey) are among them.
 func TestPostedRecvs(t *testing.T) {
 	mul := uint32(0x9e3779b1) // rqKeyOf's multiplier
 	// (1, t1) and (2, t1 ^ 1*mul ^ 2*mul) share a key; (3, 3*mul) has key 0
 	t1 := uint32(7)
 	type pt struct{ peer, tag uint32 }
-	special := []pt{{1, t1}, {2, t1 ^ 1*mul ^ 2*mul}, {3, 3 * mul}, {Any, 2}, {1, Any}, {Any, Any}}
-	if rqKeyOf(1, t1) != rqKeyOf(2, t1^1*mul^2*mul) || rqKeyOf(3, 3*mul) != wildKey {
+	// (1, takenKey ^ mul) has the key of a taken place
+	special := []pt{{1, t1}, {2, t1 ^ 1*mul ^ 2*mul}, {3, 3 * mul}, {Any, 2}, {1, Any}, {Any, Any}, {1, takenKey ^ mul}}
+	if rqKeyOf(1, t1) != rqKeyOf(2, t1^1*mul^2*mul) || rqKeyOf(3, 3*mul) != wildKey || rqKeyOf(1, takenKey^mul) != takenKey {
 		t.Fatal("the colliding keys do not collide")
 	}
 	for seed := range uint64(30) {
@@ -51,18 +53,24 @@ func TestPostedRecvs(t *testing.T) {
 		e := newExec(s, Default(), nz, false)
 		first, end := s.RankOps(0)
 		order := rng.Perm(end - first)
-		var posted []uint32 // the reference: rank 0's posted recvs in order
+		var posted []uint32 // the reference: rank 0's posted recvs (places) in order
+		wantOf := map[uint32]pt{}
+		for i := first; i < end; i++ {
+			wantOf[s.place(i)] = want[i-first]
+		}
 		matches := 0
 		for len(order) > 0 || len(posted) > 0 {
 			if len(order) > 0 && rng.IntN(3) > 0 {
-				op := uint32(first + order[0])
+				op := s.place(first + order[0])
 				order = order[1:]
 				e.postRecv(0, op)
 				posted = append(posted, op)
 				continue
 			}
 			src, tag := uint32(rng.IntN(4)), uint32(rng.IntN(3))
-			switch rng.IntN(5) {
+			switch rng.IntN(6) {
+			case 3:
+				src, tag = 1, takenKey^mul
 			case 0:
 				src, tag = 2, t1^1*mul^2*mul
 			case 1:
@@ -73,7 +81,7 @@ func TestPostedRecvs(t *testing.T) {
 			got, ok := e.takeRecv(0, src, tag)
 			wantOp, wantOK := uint32(0), false
 			for i, op := range posted {
-				p := want[int(op)-first]
+				p := wantOf[op]
 				if (p.peer == Any || p.peer == src) && (p.tag == Any || tag == Any || p.tag == tag) {
 					wantOp, wantOK = op, true
 					posted = append(posted[:i], posted[i+1:]...)
@@ -93,15 +101,20 @@ func TestPostedRecvs(t *testing.T) {
 		if matches == 0 {
 			t.Fatalf("seed %d: no message matched", seed)
 		}
-		// what stays posted is listed in posting order
+		// what stays posted is listed in posting order, between the
+		// places of recvs taken
 		hq := e.hq(0)
-		if n := int(hq.rqEnd - hq.rqFirst); n != len(posted) {
-			t.Fatalf("seed %d: %d recvs left, want %d", seed, n, len(posted))
-		}
-		for i, op := range posted {
-			if got := e.rq[int(hq.rqFirst)+i]; got != op {
-				t.Fatalf("seed %d: left %d is %d, want %d", seed, i, got, op)
+		var left []uint32
+		for _, op := range e.rq[hq.rqFirst:hq.rqEnd] {
+			if op != taken {
+				left = append(left, op)
 			}
+		}
+		if !slices.Equal(left, posted) {
+			t.Fatalf("seed %d: left posted %v, want %v", seed, left, posted)
+		}
+		if hq.rqFirst < hq.rqEnd && (e.rq[hq.rqFirst] == taken || e.rq[hq.rqEnd-1] == taken) {
+			t.Fatalf("seed %d: the queue [%d, %d) starts or ends with a taken place", seed, hq.rqFirst, hq.rqEnd)
 		}
 	}
 }

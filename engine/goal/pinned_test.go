@@ -27,7 +27,8 @@ func TestPinnedRuns(t *testing.T) {
 	var out bytes.Buffer
 	// Recorded runs prefetch (as large schedules do), the others do not:
 	// prefetching must not change a run.
-	defer func(v int) { pfMinOps = v }(pfMinOps)
+	defer func(v int) { pfMinOps, pfEvery = v, false }(pfMinOps)
+	pfEvery = true
 	for _, c := range pinnedCases(t) {
 		for _, nz := range pinnedNoise() {
 			var x Executor

@@ -41,7 +41,10 @@ type queue struct {
 	chunks []chunk
 	free   int32 // free chunk list
 	n      int   // items in buckets 1..64
-	back   backHeap
+	// refills counts the buckets moved to b0 (the executor samples
+	// each new one: exec.scattered)
+	refills int
+	back    backHeap
 }
 
 const chunkItems = 256
@@ -182,6 +185,7 @@ func (q *queue) pop() item {
 // last, its items at that time go to b0 (sorted by stamp), the others to
 // lower buckets.
 func (q *queue) refill() {
+	q.refills++
 	q.b0, q.head = q.b0[:0], 0
 	b := 1
 	for q.bk[b].head < 0 {

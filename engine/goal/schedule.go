@@ -93,6 +93,9 @@ type Schedule struct {
 	// recvStart[r] counts the recvs of the ranks before r: the executor
 	// gives each rank as many places for posted recvs
 	recvStart []uint32
+	// pos[i] is the place of operation i (file order): see places.go
+	pos []uint32
+	inv *invIndex
 }
 
 // NumRanks is the schedule's num_ranks.
@@ -132,7 +135,9 @@ func (s *Schedule) RankOf(i int) int {
 	return lo
 }
 
-func (s *Schedule) kind(i uint32) Kind { return Kind(s.ops[i].off >> 30) }
+// kind, size, cpu, nic and deps read the operation in place u (places.go);
+// deps are places too.
+func (s *Schedule) kind(u uint32) Kind { return Kind(s.ops[u].off >> 30) }
 
 func (s *Schedule) size(i uint32) uint64 {
 	if v := s.ops[i].size; v != bigSize {
@@ -161,7 +166,7 @@ func (s *Schedule) deps(i uint32) []uint32 {
 
 // Op returns operation i.
 func (s *Schedule) Op(i int) Op {
-	u := uint32(i)
+	u := s.place(i)
 	return Op{Rank: s.RankOf(i), Kind: s.kind(u), Peer: s.ops[u].peer, Size: s.size(u),
 		Tag: s.ops[u].tag, CPU: s.cpu(u), NIC: s.nic(u)}
 }
@@ -178,8 +183,8 @@ func (s *Schedule) Label(i int) string {
 // Dependents calls f for every operation that requires (start = false) or
 // irequires (start = true) operation i, in the order the file states them.
 func (s *Schedule) Dependents(i int, f func(j int, start bool)) {
-	for _, d := range s.deps(uint32(i)) {
-		f(int(d&^startDep), d&startDep != 0)
+	for _, d := range s.deps(s.place(i)) {
+		f(s.index(d&^startDep), d&startDep != 0)
 	}
 }
 
@@ -198,6 +203,14 @@ type Builder struct {
 	nameOf func(local uint32) string
 	// scratch reused rank after rank
 	cnt, indeg, stack []uint32
+	// the block of ranks not laid out yet (places.go): its first
+	// operation, its ranks, their operations' levels
+	blockOp    uint32
+	blockRanks int
+	lvl, perm  []uint32
+	tmpOps     []op
+	tmpSucc    []uint32
+	tmpCN      []uint16
 }
 
 type edge struct {
@@ -222,6 +235,8 @@ func NewBuilder(numRanks int, labels bool, opsHint int) *Builder {
 		opsHint = min(opsHint, MaxOps)
 		b.s.ops = make([]op, 0, opsHint+1)
 		b.s.succ = make([]uint32, 0, opsHint)
+		b.s.pos = make([]uint32, 0, opsHint)
+		prefetch.Huge(b.s.pos)
 		// fresh and untouched: faulted in 2 MB at a time as they fill
 		prefetch.Huge(b.s.ops)
 		prefetch.Huge(b.s.succ)
@@ -387,11 +402,48 @@ func (b *Builder) EndRank() error {
 		b.err = fmt.Errorf("rank %d: %w", b.rank, err)
 		return b.err
 	}
+	if int(n) >= layoutOps {
+		// a rank this large is a block of its own (the scratch stays
+		// one block's size)
+		if b.blockRanks > 0 {
+			b.layoutBlock(int(first))
+		}
+		b.blockRanks = 1
+		b.layoutBlock(len(b.s.ops))
+	} else {
+		b.levels(first, n)
+		if b.blockRanks++; b.blockRanks == layoutRanks || len(b.s.ops)-int(b.blockOp) >= layoutOps {
+			b.layoutBlock(len(b.s.ops))
+		}
+	}
 	b.s.rankStart = append(b.s.rankStart, uint32(len(b.s.ops)))
 	b.s.recvStart = append(b.s.recvStart, b.recvs)
 	b.rank = -1
 	b.next++
 	return nil
+}
+
+// indegrees counts the dependencies of each of the current rank's n
+// operations (in b.indeg) and reports whether every edge points forward
+// in the file.
+func (b *Builder) indegrees(n uint32) (indeg []uint32, forward bool) {
+	b.indeg = grow(b.indeg, int(n))
+	forward = true
+	for _, e := range b.edges {
+		b.indeg[e.to]++
+		forward = forward && e.from < e.to
+	}
+	return b.indeg, forward
+}
+
+// rankDeps are the dependents of the current rank's operation i (of n,
+// from first on), laid out by EndRank: global indices.
+func (b *Builder) rankDeps(first, n, i uint32) []uint32 {
+	end := uint32(len(b.s.succ))
+	if i+1 < n {
+		end = b.s.ops[first+i+1].off & offMask
+	}
+	return b.s.succ[b.s.ops[first+i].off&offMask : end]
 }
 
 // checkCycle runs Kahn's algorithm over the rank's ops [first, first+n)
@@ -401,13 +453,7 @@ func (b *Builder) checkCycle(first, n uint32) error {
 		b.s.roots += int(n)
 		return nil
 	}
-	b.indeg = grow(b.indeg, int(n))
-	indeg := b.indeg
-	forward := true
-	for _, e := range b.edges {
-		indeg[e.to]++
-		forward = forward && e.from < e.to
-	}
+	indeg, forward := b.indegrees(n)
 	if forward {
 		// Every edge goes to a later operation (Schedgen's and Writer's
 		// files): the file's order is a topological order, no cycle.
@@ -427,19 +473,11 @@ func (b *Builder) checkCycle(first, n uint32) error {
 	}
 	b.s.roots += len(stack)
 	done := 0
-	next := func(i uint32) []uint32 {
-		o := b.s.ops[first+i].off & offMask
-		end := uint32(len(b.s.succ))
-		if i+1 < n {
-			end = b.s.ops[first+i+1].off & offMask
-		}
-		return b.s.succ[o:end]
-	}
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		done++
-		for _, d := range next(i) {
+		for _, d := range b.rankDeps(first, n, i) {
 			j := d&^startDep - first
 			if indeg[j]--; indeg[j] == 0 {
 				stack = append(stack, j)
@@ -503,8 +541,12 @@ func (b *Builder) Schedule() (*Schedule, error) {
 	if b.next != b.s.numRanks {
 		return nil, fmt.Errorf("num_ranks is %d but the schedule ends after rank %d", b.s.numRanks, b.next-1)
 	}
+	if int(b.blockOp) < len(b.s.ops) {
+		b.layoutBlock(len(b.s.ops))
+	}
 	s := b.s
 	s.ops = append(s.ops, op{off: uint32(len(s.succ))})
+	s.inv = &invIndex{}
 	b.s = Schedule{}
 	b.err = fmt.Errorf("Schedule already called")
 	return &s, nil

@@ -27,7 +27,7 @@ func Trace(s *Schedule, r *Result) (*trace.Trace, error) {
 		if rec.Start < 0 {
 			continue
 		}
-		u := uint32(i)
+		u := s.place(i)
 		rank := s.RankOf(i)
 		first, _ := s.RankOps(rank)
 		cpu := int(s.cpu(u))
@@ -40,7 +40,7 @@ func Trace(s *Schedule, r *Result) (*trace.Trace, error) {
 		case Recv:
 			kind = trace.Receive
 			m := tl.Messages[rec.Msg]
-			cpu = int(s.cpu(uint32(m.Send))) // LogGOPSim takes it on the sender's CPU index
+			cpu = int(s.cpu(s.place(int(m.Send)))) // LogGOPSim takes it on the sender's CPU index
 			label = fmt.Sprintf("recv %dB from %d", m.Bytes, m.From)
 		default:
 			label = fmt.Sprintf("calc %d ns", s.size(u))
@@ -59,9 +59,9 @@ func Trace(s *Schedule, r *Result) (*trace.Trace, error) {
 		}
 		to := int(m.To) * ncpu
 		if m.Recv >= 0 {
-			to += int(s.cpu(uint32(m.Send)))
+			to += int(s.cpu(s.place(int(m.Send))))
 		}
-		t.AddMessage(trace.Message{From: int(m.From)*ncpu + int(s.cpu(uint32(m.Send))), To: to,
+		t.AddMessage(trace.Message{From: int(m.From)*ncpu + int(s.cpu(s.place(int(m.Send)))), To: to,
 			Send: float64(m.Sent) * ns, Arrive: float64(m.Arrive) * ns, Step: int(m.Send) - first,
 			Class: class, Delay: float64(m.Delay) * ns, Used: m.Recv >= 0})
 	}

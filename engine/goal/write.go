@@ -189,7 +189,7 @@ func Write(out io.Writer, s *Schedule) error {
 		w.StartRank(r)
 		first, end := s.RankOps(r)
 		for i := first; i < end; i++ {
-			u := uint32(i)
+			u := s.place(i)
 			switch s.kind(u) {
 			case Send:
 				w.SendOn(s.size(u), s.ops[u].peer, s.ops[u].tag, s.cpu(u), s.nic(u))
@@ -200,8 +200,8 @@ func Write(out io.Writer, s *Schedule) error {
 			}
 		}
 		for i := first; i < end; i++ {
-			for _, d := range s.deps(uint32(i)) {
-				a := Label(int(d&^startDep) - first + 1)
+			for _, d := range s.deps(s.place(i)) {
+				a := Label(s.index(d&^startDep) - first + 1)
 				if d&startDep != 0 {
 					w.IRequires(a, Label(i-first+1))
 				} else {
