@@ -868,7 +868,13 @@ func (e *exec) unexpected(h, op, src uint32) {
 	e.hq(h).uqTail = n
 }
 
+// markStarted releases what irequires op: in a schedule without
+// irequires (most: Schedgen writes none for its collectives) nothing,
+// without reading op's dependents.
 func (e *exec) markStarted(h, op uint32) {
+	if e.s.starts == 0 {
+		return
+	}
 	for _, d := range e.s.deps(op) {
 		if d&startDep != 0 {
 			e.dec(h, d&^startDep)

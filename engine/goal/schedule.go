@@ -83,6 +83,7 @@ type Schedule struct {
 	rankStart []uint32 // ops of rank r: [rankStart[r], rankStart[r+1])
 	ops       []op     // plus a sentinel whose off ends the last op's dependents
 	succ      []uint32 // dependents; startDep marks irequires
+	starts    int      // irequires edges
 	big       map[uint32]uint64
 	cpuNIC    []uint16 // cpu | nic<<8 per op; nil when all are 0
 	maxCPU    uint8
@@ -394,6 +395,7 @@ func (b *Builder) EndRank() error {
 		v := first + e.to
 		if e.start {
 			v |= startDep
+			b.s.starts++
 		}
 		b.s.succ[base+fill[e.from]] = v
 		fill[e.from]++
