@@ -168,8 +168,13 @@ func (b *Builder) layoutBlock(hi int) {
 		shi = s.ops[hi].off & offMask
 	}
 	b.tmpOps = append(b.tmpOps[:0], s.ops[lo:hi]...)
-	b.tmpSucc = append(b.tmpSucc[:0], s.succ[slo:shi]...)
 	pos := s.pos[lo:hi]
+	// the dependents renamed to places in file order, where an
+	// operation's and its dependents' places are near in pos
+	b.tmpSucc = b.tmpSucc[:0]
+	for _, d := range s.succ[slo:shi] {
+		b.tmpSucc = append(b.tmpSucc, d&startDep|pos[d&^startDep-uint32(lo)])
+	}
 	at := slo
 	for u, k := range b.perm[:n] {
 		o := b.tmpOps[k]
@@ -180,10 +185,7 @@ func (b *Builder) layoutBlock(hi int) {
 		}
 		o.off = o.off&^offMask | at
 		s.ops[lo+u] = o
-		for _, d := range b.tmpSucc[from:end] {
-			s.succ[at] = d&startDep | pos[d&^startDep-uint32(lo)]
-			at++
-		}
+		at += uint32(copy(s.succ[at:], b.tmpSucc[from:end]))
 	}
 	if s.cpuNIC != nil {
 		b.tmpCN = append(b.tmpCN[:0], s.cpuNIC[lo:hi]...)
