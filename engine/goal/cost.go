@@ -17,7 +17,8 @@ const (
 	nsText     = 12  // measured 8-15 ns; the README's 2^20 run 9.4
 	recordedOp = 60  // per operation of the bound (one per 24 bytes)
 	// laying out a block of operations (places.go) copies it aside: its
-	// operations, dependents, levels and order, grown by append
+	// operations, dependents, levels and order, grown by append; and
+	// keeps each operation's place (4 bytes)
 	layoutScratch = 40
 	nsRecordedOp  = 400
 	// Running a schedule already read: its state per operation, and what
@@ -34,9 +35,13 @@ const (
 func EstimateText(size int64, record bool) cost.Cost {
 	n := float64(size)
 	ops := n / 24
+	layout := 0.0 // a large schedule is laid out by level (places.go)
+	if ops >= float64(layoutMinOps) {
+		layout = layoutScratch*float64(layoutOps) + 4*ops
+	}
 	c := cost.Cost{
 		Events:  ops,
-		Bytes:   textBytes*n + layoutScratch*min(ops, float64(layoutOps)) + 1<<20,
+		Bytes:   textBytes*n + layout + 1<<20,
 		Seconds: nsText * n * 1e-9,
 		Key:     "f",
 		Why:     fmt.Sprintf("a GOAL file of %s (up to %s operations)", cost.Bytes(n), cost.Num(ops)),

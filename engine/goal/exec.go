@@ -430,8 +430,8 @@ func (e *exec) run() {
 	for h := 0; h < s.numRanks; h++ {
 		roots = roots[:0]
 		// in file order, which LogGOPSim's (unstable) sort starts from
-		for _, u := range s.pos[s.rankStart[h]:s.rankStart[h+1]] {
-			if e.pend[u] == 0 {
+		for i := s.rankStart[h]; i < s.rankStart[h+1]; i++ {
+			if u := s.place(int(i)); e.pend[u] == 0 {
 				roots = append(roots, s.withKind(u))
 			}
 		}

@@ -29,24 +29,41 @@ import (
 // still in the cache, within the schedule's own arrays, with scratch the
 // size of one block; a rank of layoutOps operations or more is a block
 // of its own and stays in file order.
-// (Variables so that the tests can cut small schedules into many blocks,
-// or lay out none.)
+//
+// A schedule known to be small (the Builder's opsHint, from the reader's
+// SizeHint, under layoutMinOps: the size from which the executor
+// prefetches too) stays in file order and keeps no pos: in the caches
+// the layout gains nothing, and reading it costs a third of the reader's
+// time. (Variables so that the tests can cut small schedules into many
+// blocks, or lay out none.)
 var (
-	layoutRanks = 4096
-	layoutOps   = 1 << 18
+	layoutRanks  = 4096
+	layoutOps    = 1 << 18
+	layoutMinOps = 1 << 19
 )
 
 // place is where operation i (file order) lies.
-func (s *Schedule) place(i int) uint32 { return s.pos[i] }
+func (s *Schedule) place(i int) uint32 {
+	if s.pos == nil {
+		return uint32(i)
+	}
+	return s.pos[i]
+}
 
 // index is the file-order index of the operation in place u: the inverse
 // of pos, built on first use (recording runs, Dependents, Write, naming
 // an operation in an error) and kept; a run without records never needs
 // it, which saves 4 bytes an operation on the largest schedules.
-func (s *Schedule) index(u uint32) int { return int(s.inv.get(s)[u]) }
+func (s *Schedule) index(u uint32) int {
+	if s.pos == nil {
+		return int(u)
+	}
+	return int(s.inv.get(s)[u])
+}
 
-// invIndex is the lazily built inverse of Schedule.pos, shared by copies
-// of the Schedule value (the Builder hands out a copy).
+// invIndex is the lazily built inverse of Schedule.pos (the identity
+// where there is no pos: the executor's records index it either way),
+// shared by copies of the Schedule value (the Builder hands out a copy).
 type invIndex struct {
 	once sync.Once
 	inv  []uint32
@@ -54,9 +71,9 @@ type invIndex struct {
 
 func (x *invIndex) get(s *Schedule) []uint32 {
 	x.once.Do(func() {
-		x.inv = make([]uint32, len(s.pos))
-		for i, u := range s.pos {
-			x.inv[u] = uint32(i)
+		x.inv = make([]uint32, s.NumOps())
+		for i := range x.inv {
+			x.inv[s.place(i)] = uint32(i)
 		}
 	})
 	return x.inv

@@ -204,8 +204,10 @@ type Builder struct {
 	nameOf func(local uint32) string
 	// scratch reused rank after rank
 	cnt, indeg, stack []uint32
-	// the block of ranks not laid out yet (places.go): its first
-	// operation, its ranks, their operations' levels
+	// whether operations are laid out by level (places.go); the block
+	// of ranks not laid out yet: its first operation, its ranks, their
+	// operations' levels
+	layout     bool
 	blockOp    uint32
 	blockRanks int
 	lvl, perm  []uint32
@@ -236,12 +238,15 @@ func NewBuilder(numRanks int, labels bool, opsHint int) *Builder {
 		opsHint = min(opsHint, MaxOps)
 		b.s.ops = make([]op, 0, opsHint+1)
 		b.s.succ = make([]uint32, 0, opsHint)
-		b.s.pos = make([]uint32, 0, opsHint)
-		prefetch.Huge(b.s.pos)
 		// fresh and untouched: faulted in 2 MB at a time as they fill
 		prefetch.Huge(b.s.ops)
 		prefetch.Huge(b.s.succ)
+		if opsHint >= layoutMinOps {
+			b.s.pos = make([]uint32, 0, opsHint)
+			prefetch.Huge(b.s.pos)
+		}
 	}
+	b.layout = opsHint == 0 || opsHint >= layoutMinOps
 	return b
 }
 
@@ -404,7 +409,9 @@ func (b *Builder) EndRank() error {
 		b.err = fmt.Errorf("rank %d: %w", b.rank, err)
 		return b.err
 	}
-	if int(n) >= layoutOps {
+	switch {
+	case !b.layout: // a small schedule stays in file order
+	case int(n) >= layoutOps:
 		// a rank this large is a block of its own (the scratch stays
 		// one block's size)
 		if b.blockRanks > 0 {
@@ -412,7 +419,7 @@ func (b *Builder) EndRank() error {
 		}
 		b.blockRanks = 1
 		b.layoutBlock(len(b.s.ops))
-	} else {
+	default:
 		b.levels(first, n)
 		if b.blockRanks++; b.blockRanks == layoutRanks || len(b.s.ops)-int(b.blockOp) >= layoutOps {
 			b.layoutBlock(len(b.s.ops))
@@ -543,7 +550,7 @@ func (b *Builder) Schedule() (*Schedule, error) {
 	if b.next != b.s.numRanks {
 		return nil, fmt.Errorf("num_ranks is %d but the schedule ends after rank %d", b.s.numRanks, b.next-1)
 	}
-	if int(b.blockOp) < len(b.s.ops) {
+	if b.layout && int(b.blockOp) < len(b.s.ops) {
 		b.layoutBlock(len(b.s.ops))
 	}
 	s := b.s
