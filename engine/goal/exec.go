@@ -443,7 +443,7 @@ func (e *exec) run() {
 	}
 	// Below half a million operations the schedule stays in the caches
 	// and prefetching only costs.
-	pf := s.NumOps() >= pfMinOps
+	pf := prefetch.Works && s.NumOps() >= pfMinOps
 	items := float64(s.NumOps() + s.sends)
 	scattered, refills := false, -1
 	for e.q.len() > 0 {

@@ -35,6 +35,11 @@ const gatherAhead = 8
 // size of one block; a rank of layoutOps operations or more is a block
 // of its own and stays in file order.
 //
+// The browser's build (layout_js.go) lays out nothing: it runs schedules
+// of at most 2 M operations, where the layout gains little, and its code
+// would cost the page 8 kB of gzip (with the prefetch stages, which do
+// nothing there: prefetch.Works).
+//
 // A schedule known to be small (the Builder's opsHint, from the reader's
 // SizeHint, under layoutMinOps: the size from which the executor
 // prefetches too) stays in file order and keeps no pos: in the caches

@@ -241,12 +241,12 @@ func NewBuilder(numRanks int, labels bool, opsHint int) *Builder {
 		// fresh and untouched: faulted in 2 MB at a time as they fill
 		prefetch.Huge(b.s.ops)
 		prefetch.Huge(b.s.succ)
-		if opsHint >= layoutMinOps {
+		if layoutBuild && opsHint >= layoutMinOps {
 			b.s.pos = make([]uint32, 0, opsHint)
 			prefetch.Huge(b.s.pos)
 		}
 	}
-	b.layout = opsHint == 0 || opsHint >= layoutMinOps
+	b.layout = layoutBuild && (opsHint == 0 || opsHint >= layoutMinOps)
 	return b
 }
 
@@ -410,7 +410,7 @@ func (b *Builder) EndRank() error {
 		return b.err
 	}
 	switch {
-	case !b.layout: // a small schedule stays in file order
+	case !layoutBuild || !b.layout: // a small schedule stays in file order
 	case int(n) >= layoutOps:
 		// a rank this large is a block of its own (the scratch stays
 		// one block's size)
@@ -550,7 +550,7 @@ func (b *Builder) Schedule() (*Schedule, error) {
 	if b.next != b.s.numRanks {
 		return nil, fmt.Errorf("num_ranks is %d but the schedule ends after rank %d", b.s.numRanks, b.next-1)
 	}
-	if b.layout && int(b.blockOp) < len(b.s.ops) {
+	if layoutBuild && b.layout && int(b.blockOp) < len(b.s.ops) {
 		b.layoutBlock(len(b.s.ops))
 	}
 	s := b.s
