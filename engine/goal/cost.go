@@ -13,14 +13,14 @@ import (
 // GOAL text read and run, bytes allocated and engine time; per operation
 // recorded (critical path, trace), its records.
 const (
-	textBytes  = 1.7 // measured 1.6-2.1 (reserve included, touched or not)
-	nsText     = 12  // measured 8-15 ns; the README's 2^20 run 9.4
-	recordedOp = 60  // per operation of the bound (one per 24 bytes)
+	textBytes    = 1.7 // measured 1.6-2.1 (reserve included, touched or not)
+	nsText       = 12  // measured 8-15 ns; the README's 2^20 run 9.4
+	recordedOp   = 60  // per operation of the bound (one per 24 bytes)
+	nsRecordedOp = 400
 	// laying out a block of operations (places.go) copies it aside: its
 	// operations, dependents, levels and order, grown by append; and
 	// keeps each operation's place (4 bytes)
 	layoutScratch = 40
-	nsRecordedOp  = 400
 	// Running a schedule already read: its state per operation, and what
 	// recording adds (TestEstimateBoundsRun's second measurement).
 	runOp         = 14.5 // measured 7.3-13.5 (posted recvs in 8 bytes a recv)

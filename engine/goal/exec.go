@@ -792,9 +792,9 @@ func (e *exec) takeRecv(h, src, tag uint32) (uint32, bool) {
 	return r, true
 }
 
-// taken marks the place of a posted recv already matched; takenKey is
-// its key, which a message's key meets only by chance (the place is
-// then checked and passed over).
+// taken marks an entry of rq whose recv was matched; takenKey is its
+// key, which a message's key meets only by chance (the entry is then
+// checked and passed over).
 const (
 	taken    = ^uint32(0)
 	takenKey = ^uint32(0)

@@ -12,13 +12,13 @@ import (
 // whose source and tag match, -1 matching any. The peers and tags are
 // few, so that walks skip and take from the middle; wildcards on either
 // side, two recvs whose keys collide, a recv whose key is wildKey and
-// one whose key is that of a taken place (takenKey) are among them.
+// one whose key is that of a taken entry (takenKey) are among them.
 func TestPostedRecvs(t *testing.T) {
 	mul := uint32(0x9e3779b1) // rqKeyOf's multiplier
 	// (1, t1) and (2, t1 ^ 1*mul ^ 2*mul) share a key; (3, 3*mul) has key 0
 	t1 := uint32(7)
 	type pt struct{ peer, tag uint32 }
-	// (1, takenKey ^ mul) has the key of a taken place
+	// (1, takenKey ^ mul) has the key of a taken entry
 	special := []pt{{1, t1}, {2, t1 ^ 1*mul ^ 2*mul}, {3, 3 * mul}, {Any, 2}, {1, Any}, {Any, Any}, {1, takenKey ^ mul}}
 	if rqKeyOf(1, t1) != rqKeyOf(2, t1^1*mul^2*mul) || rqKeyOf(3, 3*mul) != wildKey || rqKeyOf(1, takenKey^mul) != takenKey {
 		t.Fatal("the colliding keys do not collide")
@@ -26,7 +26,7 @@ func TestPostedRecvs(t *testing.T) {
 	for seed := range uint64(30) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		// rank 0 receives; rank 2 has recvs too (rank 1 none, so rank 2's
-		// places start where rank 0's end)
+		// entries start where rank 0's end)
 		b := NewBuilder(4, false, 0)
 		var want []pt
 		for r := range 4 {
@@ -102,7 +102,7 @@ func TestPostedRecvs(t *testing.T) {
 			t.Fatalf("seed %d: no message matched", seed)
 		}
 		// what stays posted is listed in posting order, between the
-		// places of recvs taken
+		// entries of recvs taken
 		hq := e.hq(0)
 		var left []uint32
 		for _, op := range e.rq[hq.rqFirst:hq.rqEnd] {
@@ -114,7 +114,7 @@ func TestPostedRecvs(t *testing.T) {
 			t.Fatalf("seed %d: left posted %v, want %v", seed, left, posted)
 		}
 		if hq.rqFirst < hq.rqEnd && (e.rq[hq.rqFirst] == taken || e.rq[hq.rqEnd-1] == taken) {
-			t.Fatalf("seed %d: the queue [%d, %d) starts or ends with a taken place", seed, hq.rqFirst, hq.rqEnd)
+			t.Fatalf("seed %d: the queue [%d, %d) starts or ends with a taken entry", seed, hq.rqFirst, hq.rqEnd)
 		}
 	}
 }

@@ -25,7 +25,8 @@ const gatherAhead = 8
 // in a butterfly of 2^17 ranks), so beyond the caches each stage missed
 // a line per rank three times over (sends, messages, reductions); by
 // level they follow one another, and the CPU streams them in. A
-// butterfly of 2^17 ranks runs in about half the time (BenchmarkRun).
+// butterfly of 2^17 ranks runs 1.4-1.6x as fast (BenchmarkRun; README,
+// Numbers).
 //
 // Only the executor and the package's own accessors see places; every
 // exported index (Op, Label, Dependents, RankOps, Timeline.Ops,
@@ -43,8 +44,7 @@ const gatherAhead = 8
 // A schedule known to be small (the Builder's opsHint, from the reader's
 // SizeHint, under layoutMinOps: the size from which the executor
 // prefetches too) stays in file order and keeps no pos: in the caches
-// the layout gains nothing, and reading it costs a third of the reader's
-// time. (Variables so that the tests can cut small schedules into many
+// the layout gains nothing, and it adds some 40 % to the reader's time. (Variables so that the tests can cut small schedules into many
 // blocks, or lay out none.)
 var (
 	layoutRanks  = 4096
@@ -152,9 +152,9 @@ func (b *Builder) levels(first, n uint32) {
 
 // layoutBlock lays out the operations of the ranks closed since the last
 // block, [b.blockOp, hi), by level (see Schedule.place), within the
-// schedule's arrays; their dependents move with them and are renamed to places. A block of
-// one rank stays in file order: its operations are one rank's, together
-// already.
+// schedule's arrays; their dependents move with them and are renamed to
+// places. A block of one rank stays in file order: its operations are
+// one rank's, together already.
 func (b *Builder) layoutBlock(hi int) {
 	s := &b.s
 	lo := int(b.blockOp)
