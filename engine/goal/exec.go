@@ -884,9 +884,15 @@ func (e *exec) markStarted(h, op uint32) {
 
 func (e *exec) markDone(h, op uint32) {
 	for _, d := range e.s.deps(op) {
-		if d&startDep == 0 {
-			e.dec(h, d)
+		if d&startDep != 0 {
+			continue
 		}
+		// the usual case in line: a count that stays above zero
+		if p := e.pend[d]; p > 1 && p != pendBig {
+			e.pend[d] = p - 1
+			continue
+		}
+		e.dec(h, d)
 	}
 }
 
@@ -931,13 +937,18 @@ func (e *exec) wrap(j uint32) {
 // release is LogGOPSim's check_hosts loop: per host in ascending order,
 // its freed operations sorted by type with std::sort, each pushed with a
 // new stamp at its CPU's (and for a send NIC's) next free time.
+//
+// Called after every item, it is small enough to be inlined: many items
+// free nothing.
 func (e *exec) release() {
-	switch len(e.freed) {
-	case 0:
-		return
-	case 1: // the common case: no sort, one host
-		x := e.freed[0]
-		e.push(x.host, x.op)
+	if len(e.freed) > 0 {
+		e.releaseFreed()
+	}
+}
+
+func (e *exec) releaseFreed() {
+	if len(e.freed) == 1 { // the common case: no sort, one host
+		e.push(e.freed[0].host, e.freed[0].op)
 		e.freed = e.freed[:0]
 		return
 	}
