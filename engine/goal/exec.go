@@ -506,9 +506,9 @@ func (e *exec) scattered(b []item) bool {
 }
 
 // prefetch starts loading what items a few places ahead in the queue's
-// current bucket will touch: on a large schedule each item's operation,
-// dependents, rank state and matching recv are cache misses in a chain,
-// and the bucket (every item due at one instant) is known in advance. So
+// current bucket will touch: in a large schedule's scattered bucket
+// (exec.scattered) each item's operation, dependents, rank state and
+// matching recv are cache misses in a chain, and the bucket (every item due at one instant) is known in advance. So
 // the chain is walked in stages, each reading only what the stage before
 // it requested for the same item pfDist items earlier: the operation's
 // line; then its dependents and its rank's slot (for a message the

@@ -409,6 +409,9 @@ func (b *Builder) EndRank() error {
 		b.err = fmt.Errorf("rank %d: %w", b.rank, err)
 		return b.err
 	}
+	// layoutBuild is spelled out beside b.layout (which implies it) so
+	// that the js build, where it is the constant false, drops the
+	// layout's code (layout_js.go)
 	switch {
 	case !layoutBuild || !b.layout: // a small schedule stays in file order
 	case int(n) >= layoutOps:
