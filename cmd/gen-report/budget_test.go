@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"commlab/engine/allreduce"
+	"commlab/cmd/gen-report/internal/cli"
 	"commlab/engine/cost"
 	"commlab/engine/sweep"
 	"commlab/engine/topology"
@@ -23,14 +22,14 @@ import (
 // depend on where the tests run.
 func machine8GB(t *testing.T) {
 	t.Helper()
-	old := cliBudget
-	cliBudget = func(force bool) cost.Budget {
+	old := cli.Budget
+	cli.Budget = func(force bool) cost.Budget {
 		if force {
 			return cost.Unlimited
 		}
 		return cost.Budget{Name: "the command", Bytes: 4e9, Seconds: budget.Seconds, Force: "-force"}
 	}
-	t.Cleanup(func() { cliBudget = old })
+	t.Cleanup(func() { cli.Budget = old })
 }
 
 func list(n int, f func(i int) string) string {
@@ -125,9 +124,9 @@ func TestBudgetRefuses(t *testing.T) {
 // TestBudgetForce: -force runs what the budget refuses (a budget of a few
 // bytes here, so the run itself stays small).
 func TestBudgetForce(t *testing.T) {
-	old := cliBudget
-	t.Cleanup(func() { cliBudget = old })
-	cliBudget = func(force bool) cost.Budget {
+	old := cli.Budget
+	t.Cleanup(func() { cli.Budget = old })
+	cli.Budget = func(force bool) cost.Budget {
 		if force {
 			return cost.Unlimited
 		}
@@ -139,38 +138,6 @@ func TestBudgetForce(t *testing.T) {
 		}
 		if out, _, err := runCmd(t, append(strings.Fields(args), "-force")...); err != nil || out == "" {
 			t.Errorf("%s -force: %v, want it to run", args, err)
-		}
-	}
-}
-
-// TestAllreduceWorkers: at P = 2^24 each worker holds about 1 GB; eval
-// allreduce runs as many as fit the budget (and says so), and refuses when
-// not even one does.
-func TestAllreduceWorkers(t *testing.T) {
-	old := cliBudget
-	t.Cleanup(func() { cliBudget = old })
-	p := allreduce.Default()
-	p.P, p.T = allreduce.MaxP, 24
-	one := allreduce.Estimate(p, false).Bytes
-	cores := min(runtime.GOMAXPROCS(0), 4)
-	for _, fit := range []float64{0.5, 1.5, 100} {
-		cliBudget = func(bool) cost.Budget {
-			return cost.Budget{Name: "the command", Bytes: fit * one, Seconds: budget.Seconds, Force: "-force"}
-		}
-		var stderr bytes.Buffer
-		w, err := allreduceWorkers(&stderr, p, 4, false)
-		want := min(cores, int(fit))
-		if want == 0 {
-			if err == nil || !strings.Contains(err.Error(), "P = 16777216") {
-				t.Errorf("budget %s: %d workers, %v; want a refusal naming P", cost.Bytes(fit*one), w, err)
-			}
-			continue
-		}
-		if err != nil || w != want {
-			t.Errorf("budget %s: %d workers, %v; want %d", cost.Bytes(fit*one), w, err, want)
-		}
-		if said := strings.Contains(stderr.String(), "workers instead of"); said != (want < cores) {
-			t.Errorf("budget %s: %d workers of %d cores, stderr %q", cost.Bytes(fit*one), w, cores, stderr.String())
 		}
 	}
 }

@@ -8,9 +8,26 @@ import (
 	"os"
 	"strings"
 
+	"commlab/cmd/gen-report/internal/study"
+	"commlab/cmd/gen-report/internal/study/allreduce"
+	"commlab/cmd/gen-report/internal/study/goal"
+	"commlab/cmd/gen-report/internal/study/logp"
+	"commlab/cmd/gen-report/internal/study/mmdl"
+	"commlab/cmd/gen-report/internal/study/nbc"
+	"commlab/cmd/gen-report/internal/study/overlay"
 	"commlab/internal/outfile"
-	"commlab/internal/shown"
 )
+
+// studies is the registry: every paper's study, in the order of the
+// report's index. A new study is one line here.
+var studies = []study.Study{
+	allreduce.Study{},
+	nbc.Study{},
+	logp.Study{},
+	mmdl.Study{},
+	overlay.Study{},
+	goal.Study{},
+}
 
 func main() {
 	outfile.CleanOnSignal() // Ctrl-C leaves no temporary report behind
@@ -36,7 +53,7 @@ func run(stdout, stderr io.Writer, args []string) error {
 		case "merge":
 			return runMerge(stdout, stderr, args[1:])
 		case "topology":
-			return runTopology(stdout, stderr, args[1:])
+			return overlay.RunTopology(stdout, stderr, args[1:])
 		case "readme":
 			return runReadme(stdout, stderr, args[1:])
 		}
@@ -44,36 +61,20 @@ func run(stdout, stderr io.Writer, args []string) error {
 	return runReport(stdout, stderr, args)
 }
 
-// flags is a flag set that reports a bad flag as one line (the caller
-// prints it) and prints the usage only when asked with -h.
-type flags struct {
-	*flag.FlagSet
-	stderr io.Writer
-	usage  string
-}
-
-func newFlagSet(name string, stderr io.Writer, usage string) *flags {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {} // parse prints it, for -h only
-	return &flags{fs, stderr, usage}
-}
-
-// parse parses args; with allowArgs false, leftover arguments are errors.
-func (f *flags) parse(args []string, allowArgs bool) error {
-	err := f.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(f.stderr, "usage: %s\n", f.usage)
-		f.SetOutput(f.stderr)
-		f.PrintDefaults()
-		f.SetOutput(io.Discard)
-		return err
+// runEval dispatches `gen-report eval MODEL` to the study of that name.
+func runEval(stdout, stderr io.Writer, args []string) error {
+	var names []string
+	for _, s := range studies {
+		names = append(names, s.Name())
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %s (see -h)", f.Name(), cutLong(err.Error()))
+	models := strings.Join(names, ", ")
+	if len(args) == 0 {
+		return fmt.Errorf("eval: name a model: %s", models)
 	}
-	if !allowArgs && f.NArg() > 0 {
-		return fmt.Errorf("%s: unexpected argument %q (see -h)", f.Name(), shown.Cut(f.Arg(0)))
+	for _, s := range studies {
+		if s.Name() == args[0] {
+			return s.Eval(stdout, stderr, args[1:])
+		}
 	}
-	return nil
+	return fmt.Errorf("eval: unknown model %q (models: %s)", args[0], models)
 }

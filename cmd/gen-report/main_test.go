@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
-	"flag"
-	"io/fs"
+	"commlab/cmd/gen-report/internal/clitest"
+	"commlab/cmd/gen-report/internal/study/mmdl"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,52 +11,6 @@ import (
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata goldens from the current code")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from its golden (%d bytes, want %d); go test -update after a deliberate change", name, len(got), len(want))
-	}
-}
-
-func runCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
-	t.Helper()
-	var o, e bytes.Buffer
-	err = run(&o, &e, args)
-	return o.String(), e.String(), err
-}
-
-// TestEvalAllreduce runs the example and pins its output: the same
-// seed gives the same bytes.
-func TestEvalAllreduce(t *testing.T) {
-	args := strings.Fields("eval allreduce -P 4096 -alpha 1e-6 -N 8 -period 1e-3 -duration 1e-5 -trials 30 -seed 1")
-	out, _, err := runCmd(t, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "eval_allreduce.stdout", []byte(out))
-	again, _, _ := runCmd(t, args...)
-	if again != out {
-		t.Fatal("same seed, different output")
-	}
-}
 
 func TestBadInput(t *testing.T) {
 	for _, tc := range []struct {
@@ -83,30 +37,11 @@ func TestBadInput(t *testing.T) {
 		{"-quick -out /proc/commlab-cannot-be-here/reports", "-out /proc/commlab-cannot-be-here/reports"},
 		{"-quick -shard 1/2 -out /proc/commlab-cannot-be-here", "-out /proc/commlab-cannot-be-here"},
 		{"merge", "name the shard files"},
-		{"merge testdata/eval_allreduce.stdout", "not a shard file"},
+		{"merge testdata/quick/index.html.golden", "not a shard file"},
 		{"merge /nonexistent.json", "no such file"},
 	} {
 		t.Run(tc.args, func(t *testing.T) { checkBadInput(t, tc.args, tc.want) })
 	}
-}
-
-// readTree returns every file under dir, path -> bytes.
-func readTree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
 }
 
 // TestQuickReportGolden pins the quick report byte for byte (the vendored
@@ -116,7 +51,7 @@ func TestQuickReportGolden(t *testing.T) {
 	if _, _, err := runCmd(t, "-quick", "-out", dir); err != nil {
 		t.Fatal(err)
 	}
-	files := readTree(t, dir)
+	files := clitest.ReadTree(t, dir)
 	for _, want := range []string{"index.html", "allreduce.html", "assets/echarts.min.js", "data/fig05.csv", "data/fig21.json"} {
 		if files[want] == nil {
 			t.Errorf("report lacks %s", want)
@@ -168,7 +103,7 @@ func TestShardMerge(t *testing.T) {
 	if _, _, err := runCmd(t, append([]string{"merge", "-out", merged}, names...)...); err != nil {
 		t.Fatal(err)
 	}
-	a, b := readTree(t, whole), readTree(t, merged)
+	a, b := clitest.ReadTree(t, whole), clitest.ReadTree(t, merged)
 	if len(a) != len(b) {
 		t.Fatalf("%d files whole, %d merged", len(a), len(b))
 	}
@@ -182,33 +117,29 @@ func TestShardMerge(t *testing.T) {
 	}
 }
 
-// checkBadInput runs gen-report with args and expects one line of error
-// containing want, and nothing on stdout (no partial output).
-func checkBadInput(t *testing.T, args, want string) {
+// runCmd, checkBadInput and golden are clitest's, on the whole command.
+func runCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	out, _, err := runCmd(t, strings.Fields(args)...)
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("got %v, want an error containing %q", err, want)
-	}
-	if strings.Contains(err.Error(), "\n") {
-		t.Errorf("error is not one line: %q", err)
-	}
-	if out != "" {
-		t.Errorf("printed %q on stdout despite the error", out)
-	}
+	return clitest.Run(t, run, args...)
 }
 
-// checkEvalGolden runs gen-report with args, compares stdout with
-// testdata/name (-update rewrites it), and runs it again: the same
-// arguments must print the same bytes.
-func checkEvalGolden(t *testing.T, name, args string) {
+func checkBadInput(t *testing.T, args, want string) {
 	t.Helper()
-	out, _, err := runCmd(t, strings.Fields(args)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden(t, name, []byte(out))
-	if again, _, _ := runCmd(t, strings.Fields(args)...); again != out {
-		t.Fatal("same arguments, different output")
-	}
+	clitest.BadInput(t, run, args, want)
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	clitest.Golden(t, name, got)
+}
+
+// goalExamples are the GOAL schedules the tests run.
+const goalExamples = "../../engine/goal/testdata/examples/"
+
+// TestMain puts the MMDL page's stand-in calibration in place: the quick
+// report's goldens and the shard test compare pages byte for byte, and the
+// live loop's measured times differ from run to run.
+func TestMain(m *testing.M) {
+	mmdl.UseStandIn()
+	os.Exit(m.Run())
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"commlab/cmd/gen-report/internal/cli"
 	"commlab/cmd/gen-report/internal/report"
 )
 
@@ -132,7 +133,7 @@ func writeFindings(out string, full bool, seed uint64, pages []report.Page) erro
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(findingsPath(out, ff.Page), append(b, '\n')); err != nil {
+		if err := cli.WriteFileAtomic(findingsPath(out, ff.Page), append(b, '\n')); err != nil {
 			return fmt.Errorf("gen-report: %w", err)
 		}
 	}
@@ -257,12 +258,12 @@ func tableSum(table string) string {
 // runReadme is `gen-report readme`: it rewrites the README's tables from
 // a report's findings, after checking the report was written by this code.
 func runReadme(stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet("readme", stderr, "gen-report readme -from DIR [-readme README.md] [-check]")
+	fs := cli.NewFlagSet("readme", stderr, "gen-report readme -from DIR [-readme README.md] [-check]")
 	from := fs.String("from", filepath.Join("site", "reports"), "the report directory whose data/findings-*.json to use (a full report: make report)")
 	readme := fs.String("readme", "README.md", "the README to rewrite between its <!-- paper-vs-commlab:PAGE --> markers")
 	check := fs.Bool("check", false, "only check: fail if the README's tables differ from the report's")
 	quickOK := fs.Bool("quick-ok", false, "accept a quick report (for trying the verb; the README's tables come from the full report)")
-	if err := fs.parse(args, false); err != nil {
+	if err := fs.ParseArgs(args, false); err != nil {
 		return err
 	}
 	files, err := readFindingsDir(*from)
@@ -314,7 +315,7 @@ func runReadme(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("readme: %s's tables differ from %s's findings: run gen-report readme -from %s", *readme, *from, *from)
 		}
 	} else if text != string(b) {
-		if err := writeFileAtomic(*readme, []byte(text)); err != nil {
+		if err := cli.WriteFileAtomic(*readme, []byte(text)); err != nil {
 			return fmt.Errorf("readme: %w", err)
 		}
 	}

@@ -11,9 +11,11 @@ import (
 	"os"
 	"path/filepath"
 
+	"commlab/cmd/gen-report/internal/cli"
 	"commlab/cmd/gen-report/internal/report"
+	"commlab/cmd/gen-report/internal/study"
+	"commlab/cmd/gen-report/internal/study/allreduce"
 	"commlab/engine/sweep"
-	"commlab/internal/outfile"
 )
 
 // Default trial counts: the paper's 30 per point; fewer in quick mode.
@@ -23,13 +25,13 @@ const (
 )
 
 func runReport(stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet("gen-report", stderr, "gen-report [-quick] [-out DIR] [-shard i/n] [-trials N] [-seed S]\n       gen-report merge -out DIR PART.json...\n       gen-report eval MODEL [flags]\n       gen-report topology infer|measure [flags]")
+	fs := cli.NewFlagSet("gen-report", stderr, "gen-report [-quick] [-out DIR] [-shard i/n] [-trials N] [-seed S]\n       gen-report merge -out DIR PART.json...\n       gen-report eval MODEL [flags]\n       gen-report topology infer|measure [flags]")
 	out := fs.String("out", filepath.Join("site", "reports"), "directory the reports are written to (replaced as a whole)")
 	quick := fs.Bool("quick", false, "reduced grids and trials, for tests and CI")
 	shardFlag := fs.String("shard", "", "run one slice i/n of the sweeps and write its partial result into -out (see merge)")
-	trials := fs.Int("trials", 0, fmt.Sprintf("trials per point, in [1, %d] (default %d, or %d with -quick)", maxTrials, fullTrials, quickTrials))
+	trials := fs.Int("trials", 0, fmt.Sprintf("trials per point, in [1, %d] (default %d, or %d with -quick)", cli.MaxTrials, fullTrials, quickTrials))
 	seed := fs.Uint64("seed", 1, "sweep seed")
-	if err := fs.parse(args, false); err != nil {
+	if err := fs.ParseArgs(args, false); err != nil {
 		return err
 	}
 	if *trials == 0 {
@@ -38,10 +40,10 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 			*trials = quickTrials
 		}
 	}
-	if *trials < 1 || *trials > maxTrials {
-		return fmt.Errorf("gen-report: -trials = %d is out of range: want an integer in [1, %d]", *trials, maxTrials)
+	if *trials < 1 || *trials > cli.MaxTrials {
+		return fmt.Errorf("gen-report: -trials = %d is out of range: want an integer in [1, %d]", *trials, cli.MaxTrials)
 	}
-	st := newAllreduceStudy(!*quick, *trials, *seed)
+	st := allreduce.NewSweep(!*quick, *trials, *seed)
 	if *shardFlag != "" {
 		sh, err := sweep.ParseShard(*shardFlag)
 		if err != nil {
@@ -52,7 +54,7 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	if err := checkOutDir(*out); err != nil {
 		return err
 	}
-	res, err := st.run(context.Background(), sweep.Shard{}, progressFunc(stderr, "allreduce sweeps"))
+	res, err := st.Run(context.Background(), sweep.Shard{}, cli.Progress(stderr, "allreduce sweeps"))
 	if err != nil {
 		return err
 	}
@@ -98,39 +100,31 @@ func probeDir(dir, out string) error {
 	return os.Remove(f.Name())
 }
 
-// writeReports renders every page. The LogP, NBC, MMDL and overlay studies run
-// here, not in the shards: their full grids take seconds, so a merge
-// recomputes them from the shards' mode and seed rather than carrying them
-// in every shard file. (The MMDL page's calibration loop runs live on the
-// machine that writes the report.)
-func writeReports(stdout, stderr io.Writer, st *allreduceStudy, res [][][]float64, out string) error {
-	cells, err := st.cells(res)
-	if err != nil {
-		return err
-	}
-	lp := newLogpStudy(st.Full, st.Seed)
-	lres, err := lp.run(context.Background(), progressFunc(stderr, "logp sweeps"))
-	if err != nil {
-		return err
-	}
-	ns := newNbcStudy(st.Full)
-	nres, err := ns.run(context.Background(), progressFunc(stderr, "nbc sweeps"))
-	if err != nil {
-		return err
-	}
-	npage, err := ns.page(nres)
-	if err != nil {
-		return err
-	}
-	ms := newMmdlStudy(st.Full)
-	mres, err := ms.run(context.Background())
-	if err != nil {
-		return err
-	}
-	ovs := newOverlayStudy(st.Full, st.Seed)
-	ores, err := ovs.run(context.Background(), progressFunc(stderr, "overlay sweeps"))
-	if err != nil {
-		return err
+// writeReports renders every page. The allreduce sweep's results come
+// in (run here or merged from shards); the other studies run here, not in
+// the shards: their full grids take seconds, so a merge recomputes them
+// from the shards' mode and seed rather than carrying them in every shard
+// file. (The MMDL page's calibration loop runs live on the machine that
+// writes the report.)
+func writeReports(stdout, stderr io.Writer, st *allreduce.Sweep, res [][][]float64, out string) error {
+	cfg := study.Config{Full: st.Full, Trials: st.Trials, Seed: st.Seed}
+	var pages []report.Page
+	for _, s := range studies {
+		r, ok := s.(study.Reporter)
+		if !ok {
+			continue
+		}
+		var page report.Page
+		var err error
+		if s.Name() == "allreduce" {
+			page, err = st.Page(res)
+		} else {
+			page, err = r.Report(context.Background(), cfg, stderr)
+		}
+		if err != nil {
+			return err
+		}
+		pages = append(pages, page)
 	}
 	idx := report.Index{
 		Title:   "commlab reports",
@@ -142,7 +136,6 @@ func writeReports(stdout, stderr io.Writer, st *allreduceStudy, res [][][]float6
 		idx.Edition = "quick"
 		idx.Note = fmt.Sprintf("This is the quick report: smaller grids and %d trials per point, written in seconds for a first look and for the tests. The full report (the papers' grids, %d trials per point by default) takes minutes: make report writes it, and make serve builds it in the background.", st.Trials, fullTrials)
 	}
-	pages := []report.Page{st.page(cells), npage, lp.page(lres), ms.page(mres), ovs.page(ores)}
 	if err := report.Write(out, idx, pages...); err != nil {
 		return err
 	}
@@ -150,50 +143,40 @@ func writeReports(stdout, stderr io.Writer, st *allreduceStudy, res [][][]float6
 	if err := writeFindings(out, st.Full, st.Seed, pages); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "wrote %s (%d points × %d trials)\n", filepath.Join(out, "index.html"), len(st.points), st.Trials)
+	_, err := fmt.Fprintf(stdout, "wrote %s (%d points × %d trials)\n", filepath.Join(out, "index.html"), st.Points(), st.Trials)
 	return err
 }
 
 // shardFile is what -shard writes and merge reads.
 type shardFile struct {
-	Study   allreduceStudy           `json:"allreduce"`
+	Study   allreduce.Sweep          `json:"allreduce"`
 	Partial sweep.Partial[[]float64] `json:"partial"`
 }
 
-func writeShard(stdout, stderr io.Writer, st *allreduceStudy, sh sweep.Shard, dir string) error {
+func writeShard(stdout, stderr io.Writer, st *allreduce.Sweep, sh sweep.Shard, dir string) error {
 	if err := probeDir(dir, dir); err != nil {
 		return err
 	}
-	res, err := st.run(context.Background(), sh, progressFunc(stderr, "allreduce shard "+sh.String()))
+	res, err := st.Run(context.Background(), sh, cli.Progress(stderr, "allreduce shard "+sh.String()))
 	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(shardFile{Study: *st, Partial: sweep.NewPartial(st.fingerprint(), sh, res)})
+	b, err := json.Marshal(shardFile{Study: *st, Partial: sweep.NewPartial(st.Fingerprint(), sh, res)})
 	if err != nil {
 		return err
 	}
 	name := filepath.Join(dir, fmt.Sprintf("allreduce.part-%d-of-%d.json", sh.Index, sh.Count))
-	if err := writeFileAtomic(name, b); err != nil {
+	if err := cli.WriteFileAtomic(name, b); err != nil {
 		return fmt.Errorf("gen-report: %w", err)
 	}
 	_, err = fmt.Fprintf(stdout, "wrote %s\n", name)
 	return err
 }
 
-// writeFileAtomic writes through a temporary file and a rename, so a reader
-// never sees half a file (see internal/outfile: a symlink's target, a FIFO
-// or a device is written through, never replaced).
-func writeFileAtomic(name string, b []byte) error {
-	return outfile.Write(name, nil, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
-}
-
 func runMerge(stdout, stderr io.Writer, args []string) error {
-	fs := newFlagSet("merge", stderr, "gen-report merge -out DIR PART.json...")
+	fs := cli.NewFlagSet("merge", stderr, "gen-report merge -out DIR PART.json...")
 	out := fs.String("out", filepath.Join("site", "reports"), "directory the reports are written to")
-	if err := fs.parse(args, true); err != nil {
+	if err := fs.ParseArgs(args, true); err != nil {
 		return err
 	}
 	files := fs.Args()
@@ -204,7 +187,7 @@ func runMerge(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	var parts []sweep.Partial[[]float64]
-	var st *allreduceStudy
+	var st *allreduce.Sweep
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil {
@@ -220,10 +203,10 @@ func runMerge(stdout, stderr io.Writer, args []string) error {
 			return fmt.Errorf("merge: %s: not a shard file written by gen-report -shard: %w", name, err)
 		}
 		if st == nil {
-			st = newAllreduceStudy(sf.Study.Full, sf.Study.Trials, sf.Study.Seed)
+			st = allreduce.NewSweep(sf.Study.Full, sf.Study.Trials, sf.Study.Seed)
 		}
-		if sf.Partial.Fingerprint != st.fingerprint() {
-			return fmt.Errorf("merge: %s is of grid %q, not %q", name, sf.Partial.Fingerprint, st.fingerprint())
+		if sf.Partial.Fingerprint != st.Fingerprint() {
+			return fmt.Errorf("merge: %s is of grid %q, not %q", name, sf.Partial.Fingerprint, st.Fingerprint())
 		}
 		parts = append(parts, sf.Partial)
 	}
