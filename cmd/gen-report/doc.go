@@ -3,7 +3,7 @@
 //
 //	gen-report                       every report, full sweeps, into site/reports/
 //	gen-report -quick -out DIR       reduced grids and trials (tests, CI)
-//	gen-report -shard 2/8 -out DIR   one slice of the sweeps, as DIR/<model>.part-2-of-8.json
+//	gen-report -shard 2/8 -out DIR   one slice of every study's sweep, as DIR/part-2-of-8.json
 //	gen-report merge -out DIR PARTS  render the reports from all the slices
 //	gen-report eval allreduce -P 4096 -trials 30 -seed 1
 //	                                 one point as JSON; every model parameter is a flag

@@ -37,7 +37,10 @@ func TestBadInput(t *testing.T) {
 		{"-quick -out /proc/commlab-cannot-be-here/reports", "-out /proc/commlab-cannot-be-here/reports"},
 		{"-quick -shard 1/2 -out /proc/commlab-cannot-be-here", "-out /proc/commlab-cannot-be-here"},
 		{"merge", "name the shard files"},
-		{"merge testdata/quick/index.html.golden", "not a shard file"},
+		{"merge testdata/quick/index.html.golden", "not a part file"},
+		{"-trials 0", "-trials = 0 is out of range"},
+		{"-shard 0/0", "shard 0/0: want i/n"},
+		{"-shard 1/0", "shard 1/0: want i/n"},
 		{"merge /nonexistent.json", "no such file"},
 	} {
 		t.Run(tc.args, func(t *testing.T) { checkBadInput(t, tc.args, tc.want) })
@@ -112,8 +115,57 @@ func TestShardMerge(t *testing.T) {
 			t.Errorf("%s differs between the whole run and the merged shards", name)
 		}
 	}
-	if _, _, err := runCmd(t, append([]string{"merge", "-out", merged}, names[:3]...)...); err == nil || !strings.Contains(err.Error(), "missing") {
+	if _, _, err := runCmd(t, append([]string{"merge", "-out", merged}, names[:3]...)...); err == nil || !strings.Contains(err.Error(), "1 of 4 shards missing: 4/4") {
 		t.Errorf("merging 3 of 4 shards: got %v", err)
+	}
+	testMergeRefuses(t, names, filepath.Join(tmp, "bad"))
+}
+
+// testMergeRefuses tampers with the parts of TestShardMerge as a careless
+// or hostile user would and expects merge to refuse each, naming the file
+// and what is wrong, and to write nothing.
+func testMergeRefuses(t *testing.T, names []string, dir string) {
+	orig, err := os.ReadFile(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(orig)
+	// The first allreduce result held by part 1, to tamper with.
+	i := strings.Index(text, `"results":{"`) + len(`"results":{"`)
+	key := text[i : i+strings.Index(text[i:], `"`)]
+	first := `"` + key + `":[[`
+	at := strings.Index(text, first) + len(first)
+	num := text[at : at+strings.IndexAny(text[at:], ",]")]
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"negative time", text[:at] + "-" + text[at:], "allreduce point " + key + ": trial 0: the time with T = 0 is -"},
+		{"huge time", text[:at] + "1e308" + text[at+len(num):], "allreduce point " + key + ": the trials' conventional_stderr is +Inf"},
+		{"beyond float64", text[:at] + "1e999" + text[at+len(num):], "cannot unmarshal number 1e999"},
+		{"trials beyond the flags", strings.Replace(text, first, `"`+key+`":[`+strings.Repeat("[1,1,1],", 7997)+`[`, 1), "allreduce point " + key + ": 8000 trials, want 3 (from -trials 3)"},
+		{"shard count 0", strings.Replace(text, `"count":4`, `"count":0`, 1), "shard 1/0: want i/n"},
+		{"duplicate key", strings.Replace(text, `"format":`, `"format":"x","format":`, 1), `key "format" given twice`},
+		{"trailing data", text + "garbage", "invalid character 'g'"},
+		{"trailing value", text + "{}", "data after the JSON value"},
+		{"other flags", strings.Replace(text, `"seed":1`, `"seed":2`, 1), "parts of one report share their flags"},
+		{"other build", strings.Replace(text, `"build":"`, `"build":"0`, 1), "merge with the binary that ran the shards"},
+		{"point of another shard", strings.Replace(text, `"results":{"`+key+`"`, `"results":{"`+key+`":[],"100000"`, 1), "outside [0,"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := filepath.Join(t.TempDir(), "part-1-of-4.json")
+			if err := os.WriteFile(bad, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+			checkBadInput(t, "merge -out "+out+" "+bad+" "+strings.Join(names[1:], " "), tc.want)
+			if strings.Contains(tc.want, "point") && !strings.Contains(tc.want, "outside") {
+				// A refused result names the file it came from.
+				checkBadInput(t, "merge -out "+out+" "+bad+" "+strings.Join(names[1:], " "), bad)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("merge refused, yet wrote %s", out)
+			}
+		})
 	}
 }
 

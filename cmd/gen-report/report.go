@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,11 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"commlab/cmd/gen-report/internal/cli"
 	"commlab/cmd/gen-report/internal/report"
 	"commlab/cmd/gen-report/internal/study"
-	"commlab/cmd/gen-report/internal/study/allreduce"
 	"commlab/engine/sweep"
 )
 
@@ -26,39 +25,67 @@ const (
 
 func runReport(stdout, stderr io.Writer, args []string) error {
 	fs := cli.NewFlagSet("gen-report", stderr, "gen-report [-quick] [-out DIR] [-shard i/n] [-trials N] [-seed S]\n       gen-report merge -out DIR PART.json...\n       gen-report eval MODEL [flags]\n       gen-report topology infer|measure [flags]")
-	out := fs.String("out", filepath.Join("site", "reports"), "directory the reports are written to (replaced as a whole)")
+	out := fs.String("out", filepath.Join("site", "reports"), "directory the reports are written to (replaced as a whole); with -shard, the directory the part is written into")
 	quick := fs.Bool("quick", false, "reduced grids and trials, for tests and CI")
-	shardFlag := fs.String("shard", "", "run one slice i/n of the sweeps and write its partial result into -out (see merge)")
-	trials := fs.Int("trials", 0, fmt.Sprintf("trials per point, in [1, %d] (default %d, or %d with -quick)", cli.MaxTrials, fullTrials, quickTrials))
+	shardFlag := fs.String("shard", "", "run one slice i/n of every study's sweep and write it as DIR/part-i-of-n.json into -out (see merge)")
+	trials := fs.Int("trials", fullTrials, fmt.Sprintf("trials per point, in [1, %d] (%d with -quick unless given)", cli.MaxTrials, quickTrials))
 	seed := fs.Uint64("seed", 1, "sweep seed")
 	if err := fs.ParseArgs(args, false); err != nil {
 		return err
 	}
-	if *trials == 0 {
-		*trials = fullTrials
-		if *quick {
-			*trials = quickTrials
-		}
+	if *quick && !fs.IsSet("trials") {
+		*trials = quickTrials
 	}
 	if *trials < 1 || *trials > cli.MaxTrials {
 		return fmt.Errorf("gen-report: -trials = %d is out of range: want an integer in [1, %d]", *trials, cli.MaxTrials)
 	}
-	st := allreduce.NewSweep(!*quick, *trials, *seed)
+	cfg := study.Config{Full: !*quick, Trials: *trials, Seed: *seed}
 	if *shardFlag != "" {
 		sh, err := sweep.ParseShard(*shardFlag)
 		if err != nil {
 			return fmt.Errorf("gen-report: -shard: %w", err)
 		}
-		return writeShard(stdout, stderr, st, sh, *out)
+		return writeShard(stdout, stderr, cfg, sh, *out)
 	}
 	if err := checkOutDir(*out); err != nil {
 		return err
 	}
-	res, err := st.Run(context.Background(), sweep.Shard{}, cli.Progress(stderr, "allreduce sweeps"))
+	sweeps, err := layOut(cfg)
 	if err != nil {
 		return err
 	}
-	return writeReports(stdout, stderr, st, res, *out)
+	results := make([][]json.RawMessage, len(sweeps))
+	for i, ls := range sweeps {
+		start := time.Now()
+		if results[i], err = ls.Run(context.Background(), nil, cli.Progress(stderr, ls.name+" sweeps")); err != nil {
+			return fmt.Errorf("gen-report: %s: %w", ls.name, err)
+		}
+		fmt.Fprintf(stderr, "%s: %d points in %s\n", ls.name, len(results[i]), time.Since(start).Round(100*time.Millisecond))
+	}
+	return writeReports(stdout, stderr, cfg, sweeps, results, *out)
+}
+
+// laidOut is one study's sweep under the report's Config.
+type laidOut struct {
+	name string
+	study.Sweep
+}
+
+// layOut lays out every reporting study's sweep, in the registry's order.
+func layOut(cfg study.Config) ([]laidOut, error) {
+	var out []laidOut
+	for _, s := range studies {
+		r, ok := s.(study.Reporter)
+		if !ok {
+			continue
+		}
+		sw, err := r.Sweep(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("gen-report: %s: %w", s.Name(), err)
+		}
+		out = append(out, laidOut{s.Name(), sw})
+	}
+	return out, nil
 }
 
 // checkOutDir fails early, before minutes of sweeping, when the report
@@ -100,122 +127,47 @@ func probeDir(dir, out string) error {
 	return os.Remove(f.Name())
 }
 
-// writeReports renders every page. The allreduce sweep's results come
-// in (run here or merged from shards); the other studies run here, not in
-// the shards: their full grids take seconds, so a merge recomputes them
-// from the shards' mode and seed rather than carrying them in every shard
-// file. (The MMDL page's calibration loop runs live on the machine that
-// writes the report.)
-func writeReports(stdout, stderr io.Writer, st *allreduce.Sweep, res [][][]float64, out string) error {
-	cfg := study.Config{Full: st.Full, Trials: st.Trials, Seed: st.Seed}
+// writeReports builds every study's page from its points' results (run
+// here, or merged from shards) and writes the report. (The MMDL page's
+// calibration loop runs live on the machine that writes the report.)
+func writeReports(stdout, stderr io.Writer, cfg study.Config, sweeps []laidOut, results [][]json.RawMessage, out string) error {
 	var pages []report.Page
-	for _, s := range studies {
-		r, ok := s.(study.Reporter)
-		if !ok {
-			continue
-		}
-		var page report.Page
-		var err error
-		if s.Name() == "allreduce" {
-			page, err = st.Page(res)
-		} else {
-			page, err = r.Report(context.Background(), cfg, stderr)
-		}
+	points := 0
+	for i, ls := range sweeps {
+		page, err := ls.Page(results[i])
 		if err != nil {
-			return err
+			return &studyError{i, fmt.Errorf("gen-report: %s: %w", ls.name, err)}
 		}
 		pages = append(pages, page)
+		points += len(results[i])
 	}
 	idx := report.Index{
 		Title:   "commlab reports",
 		Intro:   "The papers' parameter sweeps, regenerated by commlab's simulation engine (go run ./cmd/gen-report). Every chart links to the data behind it.",
 		Edition: "full",
-		Note:    fmt.Sprintf("This is the full report: the papers' grids, %d trials per point.", st.Trials),
+		Note:    fmt.Sprintf("This is the full report: the papers' grids, %d trials per point.", cfg.Trials),
 	}
-	if !st.Full {
+	if !cfg.Full {
 		idx.Edition = "quick"
-		idx.Note = fmt.Sprintf("This is the quick report: smaller grids and %d trials per point, written in seconds for a first look and for the tests. The full report (the papers' grids, %d trials per point by default) takes minutes: make report writes it, and make serve builds it in the background.", st.Trials, fullTrials)
+		idx.Note = fmt.Sprintf("This is the quick report: smaller grids and %d trials per point, written in seconds for a first look and for the tests. The full report (the papers' grids, %d trials per point by default) takes minutes: make report writes it, and make serve builds it in the background.", cfg.Trials, fullTrials)
 	}
 	if err := report.Write(out, idx, pages...); err != nil {
 		return err
 	}
 	// The README's paper-vs-commlab tables are made from these (readme.go).
-	if err := writeFindings(out, st.Full, st.Seed, pages); err != nil {
+	if err := writeFindings(out, cfg.Full, cfg.Seed, pages); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(stdout, "wrote %s (%d points × %d trials)\n", filepath.Join(out, "index.html"), st.Points(), st.Trials)
+	_, err := fmt.Fprintf(stdout, "wrote %s (%d points of %d studies, %d trials a Monte Carlo point)\n", filepath.Join(out, "index.html"), points, len(sweeps), cfg.Trials)
 	return err
 }
 
-// shardFile is what -shard writes and merge reads.
-type shardFile struct {
-	Study   allreduce.Sweep          `json:"allreduce"`
-	Partial sweep.Partial[[]float64] `json:"partial"`
+// studyError is an error of the study sweeps[study] while building its
+// page, so that merge can name the part file a refused result came from.
+type studyError struct {
+	study int
+	err   error
 }
 
-func writeShard(stdout, stderr io.Writer, st *allreduce.Sweep, sh sweep.Shard, dir string) error {
-	if err := probeDir(dir, dir); err != nil {
-		return err
-	}
-	res, err := st.Run(context.Background(), sh, cli.Progress(stderr, "allreduce shard "+sh.String()))
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(shardFile{Study: *st, Partial: sweep.NewPartial(st.Fingerprint(), sh, res)})
-	if err != nil {
-		return err
-	}
-	name := filepath.Join(dir, fmt.Sprintf("allreduce.part-%d-of-%d.json", sh.Index, sh.Count))
-	if err := cli.WriteFileAtomic(name, b); err != nil {
-		return fmt.Errorf("gen-report: %w", err)
-	}
-	_, err = fmt.Fprintf(stdout, "wrote %s\n", name)
-	return err
-}
-
-func runMerge(stdout, stderr io.Writer, args []string) error {
-	fs := cli.NewFlagSet("merge", stderr, "gen-report merge -out DIR PART.json...")
-	out := fs.String("out", filepath.Join("site", "reports"), "directory the reports are written to")
-	if err := fs.ParseArgs(args, true); err != nil {
-		return err
-	}
-	files := fs.Args()
-	if len(files) == 0 {
-		return fmt.Errorf("merge: name the shard files (gen-report -shard i/n -out DIR writes them)")
-	}
-	if err := checkOutDir(*out); err != nil {
-		return err
-	}
-	var parts []sweep.Partial[[]float64]
-	var st *allreduce.Sweep
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			return fmt.Errorf("merge: %w", err)
-		}
-		var sf shardFile
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&sf); err != nil || sf.Partial.Fingerprint == "" {
-			if err == nil {
-				err = fmt.Errorf("no sweep fingerprint")
-			}
-			return fmt.Errorf("merge: %s: not a shard file written by gen-report -shard: %w", name, err)
-		}
-		if st == nil {
-			st = allreduce.NewSweep(sf.Study.Full, sf.Study.Trials, sf.Study.Seed)
-		}
-		if sf.Partial.Fingerprint != st.Fingerprint() {
-			return fmt.Errorf("merge: %s is of grid %q, not %q", name, sf.Partial.Fingerprint, st.Fingerprint())
-		}
-		parts = append(parts, sf.Partial)
-	}
-	res, err := sweep.Merge(parts)
-	if err != nil {
-		return err
-	}
-	if err := checkOutDir(*out); err != nil {
-		return err
-	}
-	return writeReports(stdout, stderr, st, res, *out)
-}
+func (e *studyError) Error() string { return e.err.Error() }
+func (e *studyError) Unwrap() error { return e.err }

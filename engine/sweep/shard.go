@@ -1,12 +1,16 @@
 package sweep
 
 import (
+	"commlab/internal/permsort"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 )
+
+// MaxShards bounds a shard count: each shard is a file to merge.
+const MaxShards = 1 << 16
 
 // Shard is one of Count slices of a grid: the points whose index is
 // ≡ Index−1 (mod Count). Interleaving spreads heavy and light points
@@ -25,6 +29,9 @@ func ParseShard(s string) (Shard, error) {
 		return Shard{}, fmt.Errorf("shard %q: want i/n, e.g. 2/8", s)
 	}
 	sh := Shard{i, n}
+	if n < 1 { // 0/0 would read as the zero Shard, the whole grid
+		return Shard{}, fmt.Errorf("shard %s: want i/n with n in [1, %d] and i in [1, n]", s, MaxShards)
+	}
 	return sh, sh.check()
 }
 
@@ -121,4 +128,75 @@ func Merge[R any](parts []Partial[R]) ([][]R, error) {
 		return nil, fmt.Errorf("merge: %d of %d points missing (first: %v); is a shard's output absent?", len(missing), n, missing[:min(5, len(missing))])
 	}
 	return out, nil
+}
+
+// Assign splits points of the given costs over count shards so that the
+// shards' sums come out about equal: longest processing time first
+// (Graham 1969) — points by cost, heaviest first and ties by index, each
+// to the shard with the least cost so far (ties: the fewest points, then
+// the lowest index). Its
+// longest shard is within 4/3 of the best possible split, and close to
+// the mean when no point dominates. The result, owners[point] in
+// 1..count, is a function of (costs, count) alone.
+func Assign(costs []float64, count int) ([]int, error) {
+	if count < 1 || count > MaxShards {
+		return nil, fmt.Errorf("sweep: %d shards: want a count in [1, %d]", count, MaxShards)
+	}
+	for pt, c := range costs {
+		if !(c >= 0 && c < 1e300) {
+			return nil, fmt.Errorf("sweep: point %d costs %v: want a finite cost ≥ 0", pt, c)
+		}
+	}
+	order := make([]int, len(costs))
+	for i := range order {
+		order[i] = i
+	}
+	permsort.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case costs[a] > costs[b]:
+			return -1
+		case costs[a] < costs[b]:
+			return 1
+		}
+		return 0 // stable: ties stay in index order
+	})
+	// A min-heap of shards by (load, points, index): points of no cost
+	// are dealt round-robin rather than all to shard 1.
+	loads := make([]float64, count)
+	held := make([]int, count)
+	heap := make([]int, count)
+	for i := range heap {
+		heap[i] = i // all empty: index order is a heap
+	}
+	less := func(a, b int) bool {
+		if loads[a] != loads[b] {
+			return loads[a] < loads[b]
+		}
+		if held[a] != held[b] {
+			return held[a] < held[b]
+		}
+		return a < b
+	}
+	owners := make([]int, len(costs))
+	for _, pt := range order {
+		s := heap[0]
+		owners[pt] = s + 1
+		loads[s] += costs[pt]
+		held[s]++
+		for i := 0; ; { // sift the root down
+			l, r, m := 2*i+1, 2*i+2, i
+			if l < count && less(heap[l], heap[m]) {
+				m = l
+			}
+			if r < count && less(heap[r], heap[m]) {
+				m = r
+			}
+			if m == i {
+				break
+			}
+			heap[i], heap[m] = heap[m], heap[i]
+			i = m
+		}
+	}
+	return owners, nil
 }

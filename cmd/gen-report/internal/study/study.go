@@ -2,6 +2,8 @@ package study
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 
 	"commlab/cmd/gen-report/internal/report"
@@ -9,9 +11,9 @@ import (
 
 // Config is what every study's sweep takes from gen-report's flags.
 type Config struct {
-	Full   bool   // the paper's grids; false: the quick report's smaller ones
-	Trials int    // Monte Carlo trials per point where a study runs a fixed count
-	Seed   uint64 // the sweep's seed: every trial's seed derives from it
+	Full   bool   `json:"full"`   // the paper's grids; false: the quick report's smaller ones
+	Trials int    `json:"trials"` // Monte Carlo trials per point where a study runs a fixed count
+	Seed   uint64 `json:"seed"`   // the sweep's seed: every trial's seed derives from it
 }
 
 // A Study is one paper's part of gen-report: its eval command and, for a
@@ -27,7 +29,43 @@ type Study interface {
 // A Reporter is a study with a page in the report.
 type Reporter interface {
 	Study
-	// Report runs the study's sweeps under cfg and builds its page;
-	// progress lines go to stderr.
-	Report(ctx context.Context, cfg Config, stderr io.Writer) (report.Page, error)
+	// Sweep lays out the study's work under cfg. It is deterministic and
+	// cheap beside the work itself: every shard and the merge lay it out
+	// again and must agree on the points and their costs.
+	Sweep(cfg Config) (Sweep, error)
 }
+
+// A Sweep is a study's work as independent points, each run to a result
+// that JSON carries, so that a shard can run some of the points on one
+// machine and a merge can put every point's result together on another.
+// The page is built from the results alone: the single-machine report
+// runs every point and builds the page the same way, from the results'
+// JSON, so that a merged report is byte for byte the single-machine one.
+type Sweep interface {
+	// Fingerprint names the grid and everything its results depend on
+	// (the study's version of its points, the flags); parts of sweeps
+	// with different fingerprints never merge.
+	Fingerprint() string
+	// Costs estimates each point's run time, in seconds of one core: the
+	// shards split the points so that their sums are about equal.
+	Costs() []float64
+	// Run runs the points with owned[point] set (every point when owned
+	// is nil) over the cores and returns their results, indexed by point
+	// (nil for the points it did not run). progress, if set, is called
+	// with the work done and the total, in the units of Costs.
+	Run(ctx context.Context, owned []bool, progress func(done, total float64)) ([]json.RawMessage, error)
+	// Page builds the study's page from every point's result. A result
+	// it cannot take (read from a shard file: wrong shape, a negative
+	// time, more trials than the flags allow) is a *PointError.
+	Page(results []json.RawMessage) (report.Page, error)
+}
+
+// PointError is a point's result that a study's Page refused: the merge
+// names the file it came from.
+type PointError struct {
+	Point int
+	Err   error
+}
+
+func (e *PointError) Error() string { return fmt.Sprintf("point %d: %v", e.Point, e.Err) }
+func (e *PointError) Unwrap() error { return e.Err }

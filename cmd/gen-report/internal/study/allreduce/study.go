@@ -2,6 +2,7 @@ package allreduce
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -9,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"commlab/cmd/gen-report/internal/cli"
 	"commlab/cmd/gen-report/internal/report"
 	"commlab/cmd/gen-report/internal/study"
 	"commlab/cmd/gen-report/internal/verdict"
@@ -27,19 +27,41 @@ func (Study) Eval(stdout, stderr io.Writer, args []string) error {
 	return evalAllreduce(stdout, stderr, args)
 }
 
-// Report runs the whole sweep on this machine and builds the page.
-func (Study) Report(ctx context.Context, cfg study.Config, stderr io.Writer) (report.Page, error) {
-	s := NewSweep(cfg.Full, cfg.Trials, cfg.Seed)
-	res, err := s.Run(ctx, sweep.Shard{}, cli.Progress(stderr, "allreduce sweeps"))
+// Sweep lays out the sweep of sets A, B, C1 and C2 and the variant
+// columns under cfg.
+func (Study) Sweep(cfg study.Config) (study.Sweep, error) {
+	return NewSweep(cfg.Full, cfg.Trials, cfg.Seed), nil
+}
+
+// Page builds the page from every point's trials (Run's results, or the
+// shards' put together). A point's result is its trials' times by T
+// ([trial][T]), the variant points' for their first variantTrials
+// trials only.
+func (s *Sweep) Page(raw []json.RawMessage) (report.Page, error) {
+	res, err := study.Decode(raw, func(pt int, trials [][]float64) error {
+		want := s.Trials
+		if s.twin[pt] >= 0 {
+			want = s.variantTrials()
+		}
+		if len(trials) != want {
+			return fmt.Errorf("%d trials, want %d (from -trials %d)", len(trials), want, s.Trials)
+		}
+		p := s.params(pt)
+		for t, byT := range trials {
+			if len(byT) != p.T+1 {
+				return fmt.Errorf("trial %d has %d times, want T+1 = %d", t, len(byT), p.T+1)
+			}
+			for k, v := range byT {
+				if !(v > 0) || math.IsInf(v, 0) {
+					return fmt.Errorf("trial %d: the time with T = %d is %v, want a finite time > 0", t, k, v)
+				}
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return report.Page{}, err
 	}
-	return s.Page(res)
-}
-
-// Page builds the page from the whole sweep's results: Run's on one
-// machine, or the shards' put together by sweep.Merge.
-func (s *Sweep) Page(res [][][]float64) (report.Page, error) {
 	cells, err := s.cells(res)
 	if err != nil {
 		return report.Page{}, err
@@ -54,9 +76,9 @@ func (s *Sweep) Points() int { return len(s.points) }
 // each, every feasible cell a sweep point, then the variant columns (the
 // cuts of Fig. 12 and 21 under the other readings of the model).
 type Sweep struct {
-	Full     bool   `json:"full"`
-	Trials   int    `json:"trials"`
-	Seed     uint64 `json:"seed"`
+	Full     bool
+	Trials   int
+	Seed     uint64
 	sets     []engine.Set
 	variants []allreduceVariant
 	points   []cellRef // sweep point index -> cell
@@ -136,18 +158,25 @@ func (s *Sweep) params(pt int) engine.Params {
 	return p
 }
 
-// run sweeps the shard's points; the result is [point][trial] ByT.
-func (s *Sweep) Run(ctx context.Context, sh sweep.Shard, progress func(done, total float64)) ([][][]float64, error) {
-	return sweep.Run(ctx, sweep.Plan{
-		Points: len(s.points), Trials: s.Trials, Seed: s.Seed, Shard: sh, Progress: progress,
-		Cost: func(pt int) float64 {
-			c := engine.Updates(s.params(pt))
-			if s.twin[pt] >= 0 {
-				c *= float64(s.variantTrials()) / float64(s.Trials)
-			}
-			return c
-		},
-	}, func() *engine.Simulator { return new(engine.Simulator) },
+// Costs is each point's estimated time: engine.Estimate's for one trial
+// times the trials it runs.
+func (s *Sweep) Costs() []float64 {
+	c := make([]float64, len(s.points))
+	for pt := range c {
+		n := s.Trials
+		if s.twin[pt] >= 0 {
+			n = s.variantTrials()
+		}
+		c[pt] = engine.Estimate(s.params(pt), false).Seconds * float64(n)
+	}
+	return c
+}
+
+// Run sweeps the owned points; a point's result is its trials' ByT. A
+// variant point reuses its main cell's random numbers (twin).
+func (s *Sweep) Run(ctx context.Context, owned []bool, progress func(done, total float64)) ([]json.RawMessage, error) {
+	res, err := study.RunTrials(ctx, owned, s.Costs(), s.Trials, s.Seed, progress,
+		func() *engine.Simulator { return new(engine.Simulator) },
 		func(sim *engine.Simulator, pt, trial int, rng *rand.Rand) ([]float64, error) {
 			if tw := s.twin[pt]; tw >= 0 {
 				if trial >= s.variantTrials() {
@@ -158,6 +187,15 @@ func (s *Sweep) Run(ctx context.Context, sh sweep.Shard, progress func(done, tot
 			r, err := sim.Run(s.params(pt), rng, nil)
 			return r.ByT, err
 		})
+	if err != nil {
+		return nil, err
+	}
+	for pt := range res {
+		if res[pt] != nil && s.twin[pt] >= 0 {
+			res[pt] = res[pt][:s.variantTrials()]
+		}
+	}
+	return study.Encode(res, func(pt int) bool { return res[pt] != nil })
 }
 
 // variantTrials is how many trials a variant column runs: 10 (or all, if
@@ -193,25 +231,45 @@ func (s *Sweep) cells(results [][][]float64) (*allreduceCells, error) {
 	nv := s.variantTrials()
 	for pt, c := range s.points {
 		if c.variant < 0 {
-			sum, err := engine.Summarize(s.params(pt), results[pt])
+			sum, err := s.summarize(pt, results[pt])
 			if err != nil {
-				return nil, fmt.Errorf("point %d: %w", pt, err)
+				return nil, err
 			}
-			out.main[c.set][c.xi][c.ki] = &sum
+			out.main[c.set][c.xi][c.ki] = sum
 			continue
 		}
-		sum, err := engine.Summarize(s.params(pt), results[pt][:nv])
+		sum, err := s.summarize(pt, results[pt][:nv])
 		if err != nil {
-			return nil, fmt.Errorf("point %d: %w", pt, err)
+			return nil, err
 		}
 		tw := s.twin[pt]
-		pair, err := engine.Summarize(s.params(tw), results[tw][:nv])
+		pair, err := s.summarize(tw, results[tw][:nv])
 		if err != nil {
-			return nil, fmt.Errorf("point %d: %w", tw, err)
+			return nil, err
 		}
-		out.variants[c.variant][c.ki], out.pairs[c.variant][c.ki] = &sum, &pair
+		out.variants[c.variant][c.ki], out.pairs[c.variant][c.ki] = sum, pair
 	}
 	return out, nil
+}
+
+// summarize is engine.Summarize of point pt's trials; a summary that is
+// not finite (a time read from a shard file so large that the means or
+// ratios overflow) is the point's error.
+func (s *Sweep) summarize(pt int, trials [][]float64) (*engine.Summary, error) {
+	sum, err := engine.Summarize(s.params(pt), trials)
+	if err != nil {
+		return nil, &study.PointError{Point: pt, Err: err}
+	}
+	for _, f := range []struct {
+		what string
+		v    float64
+	}{{"conventional", sum.Conventional}, {"proposed", sum.Proposed}, {"conventional_stderr", sum.ConventionalSE},
+		{"proposed_stderr", sum.ProposedSE}, {"influence", sum.Influence}, {"effect", sum.Effect}} {
+		if err := study.Finite("the trials' "+f.what, f.v); err != nil {
+			return nil, &study.PointError{Point: pt, Err: fmt.Errorf("%w: a time in its trials is beyond what the model gives", err)}
+		}
+	}
+	return &sum, nil
 }
 
 // allreduceFigure is one figure of the paper.

@@ -2,19 +2,17 @@ package logp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
-	"commlab/cmd/gen-report/internal/cli"
 	"commlab/cmd/gen-report/internal/report"
 	"commlab/cmd/gen-report/internal/study"
 	engine "commlab/engine/logp"
-	"commlab/engine/sweep"
 )
 
 // Study is paper 002's study (the LogP model under fluctuating latency): gen-report's eval logp and
@@ -27,14 +25,10 @@ func (Study) Eval(stdout, stderr io.Writer, args []string) error {
 	return evalLogp(stdout, stderr, args)
 }
 
-// Report runs the study's sweeps under cfg and builds its page.
-func (Study) Report(ctx context.Context, cfg study.Config, stderr io.Writer) (report.Page, error) {
-	s := newLogpStudy(cfg.Full, cfg.Seed)
-	res, err := s.run(ctx, cli.Progress(stderr, "logp sweeps"))
-	if err != nil {
-		return report.Page{}, err
-	}
-	return s.page(res), nil
+// Sweep lays out the study's jobs under cfg: the curves, the optima and
+// the σ sweep, one point each.
+func (Study) Sweep(cfg study.Config) (study.Sweep, error) {
+	return newLogpStudy(cfg.Full, cfg.Seed), nil
 }
 
 // Paper 002's numbers for P = 3 (the slides' second plot): the optimum
@@ -164,25 +158,79 @@ func (s *logpStudy) curveSigma(P int) float64 {
 	return s.base.Sigma
 }
 
-// run evaluates every job, spread over the cores. Each job seeds the
+// Fingerprint names the grid: the mode, the seed, the jobs and their trials.
+func (s *logpStudy) Fingerprint() string {
+	n := 0
+	for _, j := range s.jobs {
+		n += j.trials
+	}
+	return fmt.Sprintf("logp/v1 full=%t seed=%d jobs=%d trials=%d", s.Full, s.Seed, len(s.jobs), n)
+}
+
+// Costs is each job's estimated time: engine.Estimate's for its trials
+// (a search's tens of E[T] evaluations included).
+func (s *logpStudy) Costs() []float64 {
+	c := make([]float64, len(s.jobs))
+	for i, j := range s.jobs {
+		evals := 1
+		if j.kind == logpJobOptimum {
+			evals = 2 + engine.OptimalEvaluations(j.p)
+		}
+		c[i] = engine.Estimate(j.p, j.ls, j.trials, evals).Seconds
+	}
+	return c
+}
+
+// Run evaluates the owned jobs, spread over the cores. Each job seeds the
 // engine with the study's seed: the points of one curve share their draws
 // (common random numbers), so the curve is smooth and its differences,
 // not just its values, are accurate.
-func (s *logpStudy) run(ctx context.Context, progress func(done, total float64)) (*logpResults, error) {
-	res, err := sweep.Run(ctx, sweep.Plan{
-		Points: len(s.jobs), Trials: 1, Seed: s.Seed, Progress: progress,
-		Cost: func(i int) float64 {
-			j := s.jobs[i]
-			c := float64(j.trials * j.p.P)
-			if j.kind == logpJobOptimum {
-				c *= 30 // a search evaluates E[T] some tens of times
-			}
-			return c
-		},
-	}, func() struct{} { return struct{}{} },
-		func(_ struct{}, i, _ int, _ *rand.Rand) ([]float64, error) {
-			return s.job(s.jobs[i])
-		})
+func (s *logpStudy) Run(ctx context.Context, owned []bool, progress func(done, total float64)) ([]json.RawMessage, error) {
+	return study.RunPoints(ctx, owned, s.Costs(), progress, func(i int) ([]study.Float, error) {
+		r, err := s.job(s.jobs[i])
+		out := make([]study.Float, len(r))
+		for k, v := range r {
+			out[k] = study.Float(v)
+		}
+		return out, err
+	})
+}
+
+// Page builds the page from every job's numbers.
+func (s *logpStudy) Page(raw []json.RawMessage) (report.Page, error) {
+	r, err := s.results(raw)
+	if err != nil {
+		return report.Page{}, err
+	}
+	return s.page(r), nil
+}
+
+// check vets job i's numbers read from a shard file.
+func (s *logpStudy) check(i int, r []study.Float) error {
+	want := 2
+	if s.jobs[i].kind == logpJobOptimum {
+		want = 8
+	}
+	if len(r) != want {
+		return fmt.Errorf("%d numbers, want %d", len(r), want)
+	}
+	for k, v := range r {
+		// The closed forms (the last three of an optimum) are NaN
+		// where the plan is not a star; everything else is a time or
+		// a standard error.
+		if math.IsNaN(float64(v)) && want == 8 && k >= 5 {
+			continue
+		}
+		if err := study.NonNegative(fmt.Sprintf("number %d", k), float64(v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// results decodes the jobs' numbers and assembles them.
+func (s *logpStudy) results(raw []json.RawMessage) (*logpResults, error) {
+	res, err := study.Decode(raw, s.check)
 	if err != nil {
 		return nil, err
 	}
@@ -268,10 +316,17 @@ func optimumOf(p engine.Params, r []float64) logpOptimum {
 	return logpOptimum{P: p.P, Mu: p.L, Sigma: p.Sigma, Ls: r[0], Expected: r[1], PlannedMu: r[2], ExpectedMu: r[3], SEMu: r[4], StarLs: r[5], StarExpected: r[6], StarMu: r[7]}
 }
 
-func (s *logpStudy) assemble(res [][][]float64) (*logpResults, error) {
+func (s *logpStudy) assemble(res [][]study.Float) (*logpResults, error) {
 	out := &logpResults{Trials: s.curveTr, OptTrials3: s.sigmaTr}
 	i := 0
-	next := func() (logpJob, []float64) { j, r := s.jobs[i], res[i][0]; i++; return j, r }
+	next := func() (logpJob, []float64) {
+		j, r := s.jobs[i], make([]float64, len(res[i]))
+		for k, v := range res[i] {
+			r[k] = float64(v)
+		}
+		i++
+		return j, r
+	}
 	for _, P := range s.curvePs {
 		c := logpCurve{P: P}
 		for range s.lsSigmas {

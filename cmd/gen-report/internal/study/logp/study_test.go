@@ -196,7 +196,11 @@ func TestLogpFindingsSynthetic(t *testing.T) {
 // P = 3 optimum lies above μ.
 func TestLogpQuickPage(t *testing.T) {
 	st := newLogpStudy(false, 1)
-	r, err := st.run(context.Background(), nil)
+	raw, err := st.Run(context.Background(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := st.results(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +240,11 @@ func BenchmarkLogpStudy(b *testing.B) {
 		b.Run(mode.name, func(b *testing.B) {
 			st := newLogpStudy(mode.full, 1)
 			for b.Loop() {
-				r, err := st.run(context.Background(), nil)
+				raw, err := st.Run(context.Background(), nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r, err := st.results(raw)
 				if err != nil {
 					b.Fatal(err)
 				}

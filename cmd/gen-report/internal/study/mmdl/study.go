@@ -2,11 +2,13 @@ package mmdl
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strings"
 
+	"commlab/cmd/gen-report/internal/cli"
 	"commlab/cmd/gen-report/internal/report"
 	"commlab/cmd/gen-report/internal/study"
 	engine "commlab/engine/mmdl"
@@ -23,14 +25,12 @@ func (Study) Eval(stdout, stderr io.Writer, args []string) error {
 	return evalMmdl(stdout, stderr, args)
 }
 
-// Report runs the study's sweeps under cfg and builds its page.
-func (Study) Report(ctx context.Context, cfg study.Config, stderr io.Writer) (report.Page, error) {
-	s := newMmdlStudy(cfg.Full)
-	res, err := s.run(ctx)
-	if err != nil {
-		return report.Page{}, err
-	}
-	return s.page(res), nil
+// Sweep lays out the study: Table 4's cases, Table 5's round counts and
+// the wide round grid, one point each. The Gantt charts are drawn and
+// the live calibration loop runs when the page is built, on the machine
+// that writes the report.
+func (Study) Sweep(cfg study.Config) (study.Sweep, error) {
+	return newMmdlStudy(cfg.Full), nil
 }
 
 // mmdlRounds is the paper's round count of Table 4 and of Fig. 4-7.
@@ -170,72 +170,228 @@ func mmdlRun(in engine.Instance, R int) (mmdlPoint, *engine.Schedule, error) {
 		Period: paper.Period, R: R, D: paper.MaxDegree, Moves: len(st.Transfers) > 0}, paper, nil
 }
 
-func (s *mmdlStudy) run(ctx context.Context) (*mmdlResults, error) {
-	r := &mmdlResults{}
-	for _, c := range mmdlCases {
-		cr := mmdlCaseResult{Case: c}
-		guess, err := engine.Preset(c.ProcSet, c.Load, false)
-		if err != nil {
-			return nil, err
-		}
-		in, err := engine.Preset(c.ProcSet, c.Load, true)
-		if err != nil {
-			return nil, err
-		}
-		if cr.Before, _, err = mmdlRun(guess, mmdlRounds); err != nil {
-			return nil, fmt.Errorf("mmdl: %s: %w", c, err)
-		}
-		if cr.After, _, err = mmdlRun(in, mmdlRounds); err != nil {
-			return nil, fmt.Errorf("mmdl: %s: %w", c, err)
-		}
-		plan, err := engine.SteadyState(guess)
-		if err != nil {
-			return nil, err
-		}
-		ex, err := engine.Execute(in, plan, mmdlRounds, engine.Paper)
-		if err != nil {
-			return nil, fmt.Errorf("mmdl: %s: the first guess's plan on the calibrated machine: %w", c, err)
-		}
-		cr.Executed = ex.Makespan
-		st, err := engine.SteadyState(in)
-		if err != nil {
-			return nil, err
-		}
-		R, sch, err := engine.ChooseRounds(in, st, engine.Paper)
-		if err != nil {
-			return nil, fmt.Errorf("mmdl: %s: choosing R: %w", c, err)
-		}
-		cr.ChosenR, cr.ChosenMakespan = R, sch.Makespan
-		R, sch, err = engine.ChooseRounds(in, st, engine.Overlap)
-		if err != nil {
-			return nil, fmt.Errorf("mmdl: %s: choosing R: %w", c, err)
-		}
-		cr.ChosenROverlap, cr.ChosenOverlap = R, sch.Makespan
-		cr.OptimalR = engine.OptimalRounds(st.T, in.Latency)
-		r.Cases = append(r.Cases, cr)
-	}
+// The sweep's points: Table 4's cases first, then Table 5's R = 1 … 20
+// and the wide grid, all on ProcSet 2 / Load 2 after calibration.
+func (s *mmdlStudy) points() int { return len(mmdlCases) + len(paperTable5) + len(s.wide) }
 
+// roundsAt is the round count of a rounds point (pt ≥ len(mmdlCases)).
+func (s *mmdlStudy) roundsAt(pt int) int {
+	k := pt - len(mmdlCases)
+	if k < len(paperTable5) {
+		return k + 1
+	}
+	return s.wide[k-len(paperTable5)]
+}
+
+// Fingerprint names the grid.
+func (s *mmdlStudy) Fingerprint() string {
+	return fmt.Sprintf("mmdl/v1 full=%t cases=%d rounds=%d wide=%v", s.Full, len(mmdlCases), len(paperTable5), s.wide)
+}
+
+// Costs are engine/mmdl's estimates: a case builds the paper's schedule
+// before and after calibration at R = 5, executes the guessed plan, and
+// lets the scheduler choose R for both schedules (EstimateChoose); a
+// rounds point builds both schedules of R rounds. The steady states they
+// need are linear programs on eight processors, solved here in
+// milliseconds.
+func (s *mmdlStudy) Costs() []float64 {
+	c := make([]float64, s.points())
+	fig, figFlows, _ := steadyOf(mmdlFigCase, true)
+	for pt := range c {
+		if pt >= len(mmdlCases) {
+			c[pt] = 2 * engine.Estimate(len(fig.MHz), figFlows, s.roundsAt(pt)).Seconds
+			continue
+		}
+		in, flows, T := steadyOf(mmdlCases[pt], true)
+		one := engine.Estimate(len(in.MHz), flows, mmdlRounds).Seconds
+		c[pt] = 5*one + engine.EstimateChoose(len(in.MHz), flows, T, in.Latency, engine.Paper).Seconds +
+			engine.EstimateChoose(len(in.MHz), flows, T, in.Latency, engine.Overlap).Seconds
+	}
+	return c
+}
+
+// steadyOf is a case's instance, its steady state's flow count and T (a
+// case the engine cannot solve costs as one flow: Run reports the error).
+func steadyOf(c mmdlCase, calibrated bool) (engine.Instance, int, float64) {
+	in, err := engine.Preset(c.ProcSet, c.Load, calibrated)
+	if err != nil {
+		return in, 1, 0
+	}
+	st, err := engine.SteadyState(in)
+	if err != nil {
+		return in, 1, 0
+	}
+	return in, max(1, len(st.Transfers)), st.T
+}
+
+// Run runs the owned points: a case's row of Table 4, or one round count.
+func (s *mmdlStudy) Run(ctx context.Context, owned []bool, progress func(done, total float64)) ([]json.RawMessage, error) {
+	fig, err := engine.Preset(mmdlFigCase.ProcSet, mmdlFigCase.Load, true)
+	if err != nil {
+		return nil, err
+	}
+	return study.RunPoints(ctx, owned, s.Costs(), progress, func(pt int) (any, error) {
+		if pt < len(mmdlCases) {
+			return caseRun(mmdlCases[pt])
+		}
+		R := s.roundsAt(pt)
+		p, _, err := mmdlRun(fig, R)
+		if err != nil {
+			return nil, fmt.Errorf("mmdl: %s, R = %d: %w", mmdlFigCase, R, err)
+		}
+		return p, nil
+	})
+}
+
+// caseRun is one row of Table 4: the paper's schedule before and after
+// calibration, the guessed plan on the calibrated machine, and the
+// scheduler's choices of R.
+func caseRun(c mmdlCase) (mmdlCaseResult, error) {
+	cr := mmdlCaseResult{Case: c}
+	guess, err := engine.Preset(c.ProcSet, c.Load, false)
+	if err != nil {
+		return cr, err
+	}
+	in, err := engine.Preset(c.ProcSet, c.Load, true)
+	if err != nil {
+		return cr, err
+	}
+	if cr.Before, _, err = mmdlRun(guess, mmdlRounds); err != nil {
+		return cr, fmt.Errorf("mmdl: %s: %w", c, err)
+	}
+	if cr.After, _, err = mmdlRun(in, mmdlRounds); err != nil {
+		return cr, fmt.Errorf("mmdl: %s: %w", c, err)
+	}
+	plan, err := engine.SteadyState(guess)
+	if err != nil {
+		return cr, err
+	}
+	ex, err := engine.Execute(in, plan, mmdlRounds, engine.Paper)
+	if err != nil {
+		return cr, fmt.Errorf("mmdl: %s: the first guess's plan on the calibrated machine: %w", c, err)
+	}
+	cr.Executed = ex.Makespan
+	st, err := engine.SteadyState(in)
+	if err != nil {
+		return cr, err
+	}
+	R, sch, err := engine.ChooseRounds(in, st, engine.Paper)
+	if err != nil {
+		return cr, fmt.Errorf("mmdl: %s: choosing R: %w", c, err)
+	}
+	cr.ChosenR, cr.ChosenMakespan = R, sch.Makespan
+	R, sch, err = engine.ChooseRounds(in, st, engine.Overlap)
+	if err != nil {
+		return cr, fmt.Errorf("mmdl: %s: choosing R: %w", c, err)
+	}
+	cr.ChosenROverlap, cr.ChosenOverlap = R, sch.Makespan
+	cr.OptimalR = engine.OptimalRounds(st.T, in.Latency)
+	return cr, nil
+}
+
+// Page builds the page from every point's result, draws the Gantt
+// charts, and runs the calibration loop live.
+func (s *mmdlStudy) Page(raw []json.RawMessage) (report.Page, error) {
+	r, err := s.results(raw)
+	if err != nil {
+		return report.Page{}, err
+	}
+	return s.page(r), nil
+}
+
+// results decodes every point's result (vetting what a shard file holds),
+// draws the Gantt charts and runs the calibration loop.
+func (s *mmdlStudy) results(raw []json.RawMessage) (*mmdlResults, error) {
+	r := &mmdlResults{}
+	for pt, b := range raw {
+		var err error
+		if b == nil {
+			err = fmt.Errorf("no result")
+		} else if pt < len(mmdlCases) {
+			var cr mmdlCaseResult
+			if err = cli.DecodeStrict(b, &cr); err == nil {
+				err = checkCase(mmdlCases[pt], cr)
+			}
+			r.Cases = append(r.Cases, cr)
+		} else {
+			var p mmdlPoint
+			if err = cli.DecodeStrict(b, &p); err == nil {
+				err = checkPoint(s.roundsAt(pt), p)
+			}
+			if pt < len(mmdlCases)+len(paperTable5) {
+				r.Rounds = append(r.Rounds, p)
+			} else {
+				r.Wide = append(r.Wide, p)
+			}
+		}
+		if err != nil {
+			return nil, &study.PointError{Point: pt, Err: err}
+		}
+	}
 	in, err := engine.Preset(mmdlFigCase.ProcSet, mmdlFigCase.Load, true)
 	if err != nil {
 		return nil, err
 	}
 	r.Alpha = in.Latency
-	for R := 1; R <= len(paperTable5); R++ {
-		p, _, err := mmdlRun(in, R)
-		if err != nil {
-			return nil, fmt.Errorf("mmdl: %s, R = %d: %w", mmdlFigCase, R, err)
-		}
-		r.Rounds = append(r.Rounds, p)
-	}
 	r.FigT = r.Rounds[0].T
-	for _, R := range s.wide {
-		p, _, err := mmdlRun(in, R)
-		if err != nil {
-			return nil, fmt.Errorf("mmdl: %s, R = %d: %w", mmdlFigCase, R, err)
-		}
-		r.Wide = append(r.Wide, p)
+	if err := s.gantts(r); err != nil {
+		return nil, err
 	}
+	res, err := s.runner(context.Background(), s.calib)
+	if err != nil {
+		r.CalibEr = err.Error()
+	} else {
+		r.Calib, r.CalibOK = res, true
+	}
+	return r, nil
+}
 
+// checkCase vets a case's row read from a shard file.
+func checkCase(c mmdlCase, cr mmdlCaseResult) error {
+	if cr.Case != c {
+		return fmt.Errorf("the row of %s, want %s", cr.Case, c)
+	}
+	for _, p := range []mmdlPoint{cr.Before, cr.After} {
+		if err := checkPoint(mmdlRounds, p); err != nil {
+			return err
+		}
+	}
+	for _, f := range []struct {
+		what string
+		v    float64
+	}{{"executed", cr.Executed}, {"chosen makespan", cr.ChosenMakespan}, {"chosen overlapped makespan", cr.ChosenOverlap}} {
+		if err := study.NonNegative(f.what, f.v); err != nil {
+			return err
+		}
+	}
+	if cr.ChosenR < 1 || cr.ChosenROverlap < 1 || cr.OptimalR < 1 {
+		return fmt.Errorf("round counts %d, %d, %d: want at least 1", cr.ChosenR, cr.ChosenROverlap, cr.OptimalR)
+	}
+	return nil
+}
+
+// checkPoint vets one round count's numbers read from a shard file.
+func checkPoint(R int, p mmdlPoint) error {
+	if p.R != R {
+		return fmt.Errorf("R = %d, want %d", p.R, R)
+	}
+	for _, f := range []struct {
+		what string
+		v    float64
+	}{{"T", p.T}, {"makespan", p.Makespan}, {"overlapped makespan", p.Overlap}, {"formula", p.Formula}, {"period", p.Period}} {
+		if err := study.NonNegative(f.what, f.v); err != nil {
+			return err
+		}
+	}
+	if p.D < 0 {
+		return fmt.Errorf("D = %d, want ≥ 0", p.D)
+	}
+	return nil
+}
+
+// gantts draws Fig. 4 and 6 (the paper's schedule) and Fig. 6's case
+// overlapped.
+func (s *mmdlStudy) gantts(r *mmdlResults) error {
 	for _, g := range []struct {
 		cal       bool
 		sched     engine.Sched
@@ -247,15 +403,15 @@ func (s *mmdlStudy) run(ctx context.Context) (*mmdlResults, error) {
 	} {
 		in, err := engine.Preset(mmdlFigCase.ProcSet, mmdlFigCase.Load, g.cal)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		st, err := engine.SteadyState(in)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sch, err := engine.Rounds(in, st, mmdlRounds, g.sched)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		what := fmt.Sprintf("the paper's simulation gives %.6g s", paperSim(mmdlFigCase, g.cal))
 		if g.sched == engine.Overlap {
@@ -266,13 +422,7 @@ func (s *mmdlStudy) run(ctx context.Context) (*mmdlResults, error) {
 				mmdlFigCase, g.sched, in.Compute, in.Compute*1e3, in.Comm, in.Comm*1e3, st.T, sch.Makespan, engine.FormulaTotal(st.T, in.Latency, mmdlRounds), what)})
 	}
 
-	res, err := s.runner(ctx, s.calib)
-	if err != nil {
-		r.CalibEr = err.Error()
-	} else {
-		r.Calib, r.CalibOK = res, true
-	}
-	return r, nil
+	return nil
 }
 
 // paperSim is Table 4's simulated time of a case.

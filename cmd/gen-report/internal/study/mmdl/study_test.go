@@ -23,7 +23,11 @@ func TestMain(m *testing.M) {
 func runMmdlQuick(t *testing.T) (*mmdlStudy, *mmdlResults) {
 	t.Helper()
 	s := newMmdlStudy(false)
-	r, err := s.run(context.Background())
+	raw, err := s.Run(context.Background(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.results(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +255,11 @@ func BenchmarkMmdlStudy(b *testing.B) {
 			st := newMmdlStudy(mode.full)
 			st.runner = mmdlLiveCalibration
 			for b.Loop() {
-				r, err := st.run(context.Background())
+				raw, err := st.Run(context.Background(), nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r, err := st.results(raw)
 				if err != nil {
 					b.Fatal(err)
 				}

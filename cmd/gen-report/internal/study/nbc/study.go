@@ -2,17 +2,15 @@ package nbc
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"strings"
 
-	"commlab/cmd/gen-report/internal/cli"
 	"commlab/cmd/gen-report/internal/report"
 	"commlab/cmd/gen-report/internal/study"
 	engine "commlab/engine/nbc"
-	"commlab/engine/sweep"
 )
 
 // Study is paper 001's study (non-blocking collectives, LibNBC against TCC): gen-report's eval nbc and
@@ -25,14 +23,16 @@ func (Study) Eval(stdout, stderr io.Writer, args []string) error {
 	return evalNbc(stdout, stderr, args)
 }
 
-// Report runs the study's sweeps under cfg and builds its page.
-func (Study) Report(ctx context.Context, cfg study.Config, stderr io.Writer) (report.Page, error) {
+// Sweep lays out the study's runs. It calibrates the unknown magnitudes on
+// the paper's 2-node case first (seconds, deterministic): the runs that
+// use the calibrated values are points of the sweep, so every shard and
+// the merge calibrate again and agree on them.
+func (Study) Sweep(cfg study.Config) (study.Sweep, error) {
 	s := newNbcStudy(cfg.Full)
-	res, err := s.run(ctx, cli.Progress(stderr, "nbc sweeps"))
-	if err != nil {
-		return report.Page{}, err
+	if err := s.calibrate(); err != nil {
+		return nil, err
 	}
-	return s.page(res)
+	return s, nil
 }
 
 // The paper's overlap speedups (Section V): each implementation's time
@@ -344,39 +344,62 @@ func (r *nbcResults) at(p engine.Params) nbcRun {
 	return r.runs[i]
 }
 
-// run simulates every point, spread over the cores. The engine draws no
-// random numbers, so the result does not depend on the seed or the
-// worker count.
-func (s *nbcStudy) run(ctx context.Context, progress func(done, total float64)) (*nbcResults, error) {
-	if s.calib == nil {
-		if err := s.calibrate(); err != nil {
-			return nil, err
-		}
+// Fingerprint names the grid: the mode and the points.
+func (s *nbcStudy) Fingerprint() string {
+	return fmt.Sprintf("nbc/v1 full=%t points=%d", s.Full, len(s.jobs))
+}
+
+// Costs is each run's estimated time (engine.Estimate).
+func (s *nbcStudy) Costs() []float64 {
+	c := make([]float64, len(s.jobs))
+	for i, p := range s.jobs {
+		c[i] = engine.Estimate(p).Seconds
 	}
-	res, err := sweep.Run(ctx, sweep.Plan{
-		Points: len(s.jobs), Trials: 1, Progress: progress,
-		Cost: func(i int) float64 {
-			p := s.jobs[i]
-			// Messages per collective and the rows of the product.
-			return float64(p.Collectives*p.Nodes*p.Nodes) + float64(p.Matrix)/float64(p.Nodes)
-		},
-	}, func() struct{} { return struct{}{} },
-		func(_ struct{}, i, _ int, _ *rand.Rand) (nbcRun, error) {
-			r, err := engine.Run(s.jobs[i], nil)
-			if err != nil {
-				return nbcRun{}, fmt.Errorf("nbc point %d (%s, %d nodes, msg %g B, %d collectives): %w",
-					i, s.jobs[i].Method, s.jobs[i].Nodes, s.jobs[i].Msg, s.jobs[i].Collectives, err)
+	return c
+}
+
+// Run simulates the owned points, spread over the cores. The engine draws
+// no random numbers, so the result does not depend on the seed or the
+// worker count.
+func (s *nbcStudy) Run(ctx context.Context, owned []bool, progress func(done, total float64)) ([]json.RawMessage, error) {
+	return study.RunPoints(ctx, owned, s.Costs(), progress, func(i int) (nbcRun, error) {
+		r, err := engine.Run(s.jobs[i], nil)
+		if err != nil {
+			return nbcRun{}, fmt.Errorf("nbc point %d (%s, %d nodes, msg %g B, %d collectives): %w",
+				i, s.jobs[i].Method, s.jobs[i].Nodes, s.jobs[i].Msg, s.jobs[i].Collectives, err)
+		}
+		return nbcRun{r.Total, r.Compute, r.Comm, r.Overlap, r.Overhead, r.Baseline, r.Speedup}, nil
+	})
+}
+
+// Page builds the page from every point's run.
+func (s *nbcStudy) Page(raw []json.RawMessage) (report.Page, error) {
+	r, err := s.results(raw)
+	if err != nil {
+		return report.Page{}, err
+	}
+	return s.page(r)
+}
+
+// results decodes every point's run, vetting what a shard file holds.
+func (s *nbcStudy) results(raw []json.RawMessage) (*nbcResults, error) {
+	runs, err := study.Decode(raw, func(_ int, r nbcRun) error {
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{"total", r.Total}, {"compute", r.Compute}, {"comm", r.Comm}, {"overlap", r.Overlap}, {"baseline", r.Baseline}, {"speedup", r.Speedup}} {
+			if err := study.NonNegative(f.name, f.v); err != nil {
+				return err
 			}
-			return nbcRun{r.Total, r.Compute, r.Comm, r.Overlap, r.Overhead, r.Baseline, r.Speedup}, nil
-		})
+		}
+		// The overhead is what the run takes beyond its parts and may come
+		// out below zero (the parts overlap): finite is all it must be.
+		return study.Finite("overhead", r.Overhead)
+	})
 	if err != nil {
 		return nil, err
 	}
-	out := &nbcResults{runs: make([]nbcRun, len(res)), index: s.index}
-	for i := range res {
-		out.runs[i] = res[i][0]
-	}
-	return out, nil
+	return &nbcResults{runs: runs, index: s.index}, nil
 }
 
 // ms is seconds in milliseconds, for the charts.

@@ -252,7 +252,14 @@ func TestNbcChoose(t *testing.T) {
 // is no slower than any of its candidates.
 func TestNbcQuickPage(t *testing.T) {
 	st := newNbcStudy(false)
-	r, err := st.run(context.Background(), nil)
+	if err := st.calibrate(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := st.Run(context.Background(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := st.results(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,8 +328,15 @@ func BenchmarkNbcStudy(b *testing.B) {
 	}{{"quick", false}, {"full", true}} {
 		b.Run(mode.name, func(b *testing.B) {
 			st := newNbcStudy(mode.full)
+			if err := st.calibrate(); err != nil {
+				b.Fatal(err)
+			}
 			for b.Loop() {
-				r, err := st.run(context.Background(), nil)
+				raw, err := st.Run(context.Background(), nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r, err := st.results(raw)
 				if err != nil {
 					b.Fatal(err)
 				}

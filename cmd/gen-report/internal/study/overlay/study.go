@@ -2,15 +2,14 @@ package overlay
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 
-	"commlab/cmd/gen-report/internal/cli"
 	"commlab/cmd/gen-report/internal/report"
 	"commlab/cmd/gen-report/internal/study"
 	engine "commlab/engine/overlay"
@@ -28,14 +27,13 @@ func (Study) Eval(stdout, stderr io.Writer, args []string) error {
 	return evalOverlay(stdout, stderr, args)
 }
 
-// Report runs the study's sweeps under cfg and builds its page.
-func (Study) Report(ctx context.Context, cfg study.Config, stderr io.Writer) (report.Page, error) {
-	s := newOverlayStudy(cfg.Full, cfg.Seed)
-	res, err := s.run(ctx, cli.Progress(stderr, "overlay sweeps"))
-	if err != nil {
-		return report.Page{}, err
-	}
-	return s.page(res), nil
+// Sweep lays out the study: every Integer Sort run (Fig. 5's bars and
+// trials, the cost sweep's cells, the readings of "6 switches") is a
+// point. The measurement side (Fig. 4, the inferred trees, the plans'
+// scaling, the reuse distances) takes well under a second and is
+// computed where the page is built.
+func (Study) Sweep(cfg study.Config) (study.Sweep, error) {
+	return newOverlayStudy(cfg.Full, cfg.Seed), nil
 }
 
 // overlayStudy is the paper-004 study (specs/connections.md): Fig. 4 (the
@@ -192,9 +190,124 @@ type ovlReading struct {
 	Time0, TimeC, TimeAll float64 // topology C = 0, topology with the sweep's cache, all; s
 }
 
-func (s *overlayStudy) run(ctx context.Context, progress func(done, total float64)) (*overlayResults, error) {
+// isRun is one Integer Sort run of the sweep: its parameters and the
+// random stream it draws from, sweep.RNG(seed, point, trial) as the
+// study's sections number them (ovlRNG*).
+type isRun struct {
+	p            engine.Params
+	seed         uint64
+	point, trial int
+}
+
+// isResult is what the page needs of a run: engine.Result without its
+// events.
+type isResult = engine.Result
+
+// runs lays out every Integer Sort run: Fig. 5's bars × trials, then the
+// cost sweep's cells ("all" and topology-aware each), then the readings
+// (topology C = 0, topology with the sweep's cache, all).
+func (s *overlayStudy) runs() []isRun {
+	var out []isRun
+	for i, c := range s.cases() {
+		p := s.is
+		p.Policy, p.Cache = c.Policy, c.Cache
+		for t := range s.trials {
+			out = append(out, isRun{p, s.Seed + ovlRNGIS, i, t})
+		}
+	}
+	for i, c := range s.costCells() {
+		for k := range 2 {
+			p := s.is
+			p.Iterations = s.sweepIters
+			p.PollPerConn, p.HandshakeCPU, p.ChunkBytes = c.poll, c.hs, c.chunk
+			if k == 0 {
+				p.Policy = engine.All
+			} else {
+				p.Policy, p.Cache = engine.Topology, s.sweepCache
+			}
+			out = append(out, isRun{p, s.Seed + ovlRNGCosts, 2*i + k, 0})
+		}
+	}
+	for i, r := range ovlReadings {
+		for k := range 3 {
+			p := s.is
+			p.Iterations = s.sweepIters
+			p.Switches, p.Fill = r.switches, r.fill
+			switch k {
+			case 0:
+				p.Policy, p.Cache = engine.Topology, 0
+			case 1:
+				p.Policy, p.Cache = engine.Topology, s.sweepCache
+			case 2:
+				p.Policy = engine.All
+			}
+			out = append(out, isRun{p, s.Seed + ovlRNGReadings, 3*i + k, 0})
+		}
+	}
+	return out
+}
+
+// Fingerprint names the grid.
+func (s *overlayStudy) Fingerprint() string {
+	return fmt.Sprintf("overlay/v1 full=%t seed=%d runs=%d caches=%v trials=%d", s.Full, s.Seed, len(s.runs()), s.caches, s.trials)
+}
+
+// Costs are engine/overlay's estimates of each run.
+func (s *overlayStudy) Costs() []float64 {
+	runs := s.runs()
+	c := make([]float64, len(runs))
+	for i, r := range runs {
+		c[i] = engine.Estimate(r.p, false).Seconds
+	}
+	return c
+}
+
+// Run runs the owned Integer Sort runs over the cores.
+func (s *overlayStudy) Run(ctx context.Context, owned []bool, progress func(done, total float64)) ([]json.RawMessage, error) {
+	runs := s.runs()
+	return study.RunPoints(ctx, owned, s.Costs(), progress, func(i int) (isResult, error) {
+		r := runs[i]
+		res, err := engine.RunIS(r.p, sweep.RNG(r.seed, r.point, r.trial), nil)
+		if err != nil {
+			return res, fmt.Errorf("overlay: run %d (%s, cache %d, %d switches): %w", i, r.p.Policy, r.p.Cache, r.p.Switches, err)
+		}
+		res.Events = nil // the page needs the counters only
+		return res, nil
+	})
+}
+
+// Page builds the page from every run's result and the measurement side.
+func (s *overlayStudy) Page(raw []json.RawMessage) (report.Page, error) {
+	r, err := s.results(raw)
+	if err != nil {
+		return report.Page{}, err
+	}
+	return s.page(r), nil
+}
+
+// results decodes every run's result (vetting what a shard file holds)
+// and computes the measurement side.
+func (s *overlayStudy) results(raw []json.RawMessage) (*overlayResults, error) {
+	res, err := study.Decode(raw, func(_ int, r isResult) error {
+		for _, f := range []struct {
+			what string
+			v    float64
+		}{{"time_s", r.Time}, {"conn_mean", r.ConnMean}, {"conn_max", r.ConnMax}, {"static_mean", r.StaticMean}, {"static_max", r.StaticMax},
+			{"buffer_bytes", r.BufferBytes}, {"buffer_mean_bytes", r.BufferMean}} {
+			if err := study.NonNegative(f.what, f.v); err != nil {
+				return err
+			}
+		}
+		if r.Messages < 0 || r.Relayed < 0 || r.Relayed > r.Messages || r.ShortcutsOpened < 0 || r.Evicted < 0 || r.Evicted > r.ShortcutsOpened {
+			return fmt.Errorf("counts messages %d, relayed %d, opened %d, evicted %d: want 0 ≤ relayed ≤ messages and 0 ≤ evicted ≤ opened",
+				r.Messages, r.Relayed, r.ShortcutsOpened, r.Evicted)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
 	r := &overlayResults{}
-	var err error
 	if r.Fig4, err = s.fig4(); err != nil {
 		return nil, err
 	}
@@ -204,18 +317,12 @@ func (s *overlayStudy) run(ctx context.Context, progress func(done, total float6
 	if r.Scale, err = s.scaling(); err != nil {
 		return nil, err
 	}
-	if r.Fig5, err = s.fig5(ctx, progress); err != nil {
-		return nil, err
-	}
 	if r.Reuse, err = s.reuse(); err != nil {
 		return nil, err
 	}
-	if r.Costs, err = s.costs(ctx); err != nil {
-		return nil, err
-	}
-	if r.Readings, err = s.readings(ctx); err != nil {
-		return nil, err
-	}
+	n := s.fig5From(r, res)
+	n += s.costsFrom(r, res[n:])
+	s.readingsFrom(r, res[n:])
 	return r, nil
 }
 
@@ -245,89 +352,54 @@ func (s *overlayStudy) reuse() ([]ovlReuse, error) {
 	return out, nil
 }
 
-// costs runs the cost sweep: every select() cost × set-up cost, "all"
-// and topology-aware with the sweep's cache.
-func (s *overlayStudy) costs(ctx context.Context) ([]ovlCost, error) {
-	type cell struct {
-		poll, hs float64
-		chunk    int
-	}
-	var cells []cell
+// ovlCostCell is one cell of the cost sweep.
+type ovlCostCell struct {
+	poll, hs float64
+	chunk    int
+}
+
+// costCells are the cost sweep's cells: every select() cost × set-up
+// cost, with whole key messages and in chunks.
+func (s *overlayStudy) costCells() []ovlCostCell {
+	var cells []ovlCostCell
 	for _, chunk := range []int{0, ovlSweepChunk} {
 		for _, h := range s.handshakes {
 			for _, pc := range s.polls {
-				cells = append(cells, cell{pc, h, chunk})
+				cells = append(cells, ovlCostCell{pc, h, chunk})
 			}
 		}
 	}
-	res, err := sweep.Run(ctx, sweep.Plan{Points: 2 * len(cells), Trials: 1, Seed: s.Seed + ovlRNGCosts},
-		func() struct{} { return struct{}{} },
-		func(_ struct{}, i, _ int, rng *rand.Rand) (float64, error) {
-			p := s.is
-			p.Iterations = s.sweepIters
-			c := cells[i/2]
-			p.PollPerConn, p.HandshakeCPU, p.ChunkBytes = c.poll, c.hs, c.chunk
-			if i%2 == 0 {
-				p.Policy = engine.All
-			} else {
-				p.Policy, p.Cache = engine.Topology, s.sweepCache
-			}
-			r, err := engine.RunIS(p, rng, nil)
-			if err != nil {
-				return 0, fmt.Errorf("overlay: cost sweep: %w", err)
-			}
-			return r.Time, nil
-		})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ovlCost, len(cells))
-	for i, c := range cells {
-		out[i] = ovlCost{Poll: c.poll, Handshake: c.hs, Chunk: c.chunk, All: res[2*i][0], Topo: res[2*i+1][0]}
-	}
-	return out, nil
+	return cells
 }
 
-// readings runs the experiment under both readings of "6 switches".
-func (s *overlayStudy) readings(ctx context.Context) ([]ovlReading, error) {
-	type reading struct {
-		name           string
-		switches, fill int
+// costsFrom reads the cost sweep's runs ("all", topology-aware, per
+// cell) into r and returns how many it read.
+func (s *overlayStudy) costsFrom(r *overlayResults, res []isResult) int {
+	cells := s.costCells()
+	r.Costs = make([]ovlCost, len(cells))
+	for i, c := range cells {
+		r.Costs[i] = ovlCost{Poll: c.poll, Handshake: c.hs, Chunk: c.chunk, All: res[2*i].Time, Topo: res[2*i+1].Time}
 	}
-	rs := []reading{
-		{"6 leaf switches, nodes spread evenly (11, 11, 11, 11, 10, 10)", 6, 0},
-		{"5 leaf switches of the cluster's 14 nodes (14, 14, 14, 14, 8) under 1 upper switch", 5, 14},
+	return 2 * len(cells)
+}
+
+// ovlReadings are the two readings of the experiment's "6 switches".
+var ovlReadings = []struct {
+	name           string
+	switches, fill int
+}{
+	{"6 leaf switches, nodes spread evenly (11, 11, 11, 11, 10, 10)", 6, 0},
+	{"5 leaf switches of the cluster's 14 nodes (14, 14, 14, 14, 8) under 1 upper switch", 5, 14},
+}
+
+// readingsFrom reads the readings' runs (topology C = 0, topology with
+// the sweep's cache, all; per reading) into r.
+func (s *overlayStudy) readingsFrom(r *overlayResults, res []isResult) {
+	r.Readings = make([]ovlReading, len(ovlReadings))
+	for i, rd := range ovlReadings {
+		r.Readings[i] = ovlReading{Name: rd.name, Leaves: rd.switches, StaticMax: int(res[3*i].StaticMax),
+			Time0: res[3*i].Time, TimeC: res[3*i+1].Time, TimeAll: res[3*i+2].Time}
 	}
-	res, err := sweep.Run(ctx, sweep.Plan{Points: 3 * len(rs), Trials: 1, Seed: s.Seed + ovlRNGReadings},
-		func() struct{} { return struct{}{} },
-		func(_ struct{}, i, _ int, rng *rand.Rand) (engine.Result, error) {
-			p := s.is
-			p.Iterations = s.sweepIters
-			p.Switches, p.Fill = rs[i/3].switches, rs[i/3].fill
-			switch i % 3 {
-			case 0:
-				p.Policy, p.Cache = engine.Topology, 0
-			case 1:
-				p.Policy, p.Cache = engine.Topology, s.sweepCache
-			case 2:
-				p.Policy = engine.All
-			}
-			r, err := engine.RunIS(p, rng, nil)
-			if err != nil {
-				return r, fmt.Errorf("overlay: %s: %w", rs[i/3].name, err)
-			}
-			r.Events = nil
-			return r, nil
-		})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ovlReading, len(rs))
-	for i, r := range rs {
-		out[i] = ovlReading{Name: r.name, Leaves: r.switches, StaticMax: int(res[3*i][0].StaticMax),
-			Time0: res[3*i][0].Time, TimeC: res[3*i+1][0].Time, TimeAll: res[3*i+2][0].Time}
-	}
-	return out, nil
 }
 
 // fig4 measures the paper's cluster and sorts node 0's RTTs.
@@ -422,43 +494,29 @@ func (s *overlayStudy) scaling() ([]ovlScale, error) {
 	return out, nil
 }
 
-// fig5 runs the Integer Sort for every bar, trials spread over the cores.
-func (s *overlayStudy) fig5(ctx context.Context, progress func(done, total float64)) ([]ovlRun, error) {
+// fig5From averages each Fig. 5 bar's trials into r and returns how many
+// runs it read.
+func (s *overlayStudy) fig5From(r *overlayResults, res []isResult) int {
 	cases := s.cases()
-	res, err := sweep.Run(ctx, sweep.Plan{Points: len(cases), Trials: s.trials, Seed: s.Seed + ovlRNGIS, Progress: progress},
-		func() struct{} { return struct{}{} },
-		func(_ struct{}, i, _ int, rng *rand.Rand) (engine.Result, error) {
-			p := s.is
-			p.Policy, p.Cache = cases[i].Policy, cases[i].Cache
-			r, err := engine.RunIS(p, rng, nil)
-			if err != nil {
-				return r, fmt.Errorf("overlay: Fig. 5 %s: %w", cases[i].Label, err)
-			}
-			r.Events = nil // the page needs the counters only
-			return r, nil
-		})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ovlRun, len(cases))
-	for i, trials := range res {
-		o := ovlRun{Case: cases[i]}
-		n := float64(len(trials))
-		for _, r := range trials {
-			o.Time += r.Time / n
-			o.ConnMean += r.ConnMean / n
-			o.ConnMax += r.ConnMax / n
-			o.StaticMax += r.StaticMax / n
-			o.Messages += float64(r.Messages) / n
-			o.Relayed += float64(r.Relayed) / n
-			o.Opened += float64(r.ShortcutsOpened) / n
-			o.Evicted += float64(r.Evicted) / n
-			o.BufferMax += r.BufferBytes / n
-			o.BufferMean += r.BufferMean / n
+	r.Fig5 = make([]ovlRun, len(cases))
+	n := float64(s.trials)
+	for i, c := range cases {
+		o := ovlRun{Case: c}
+		for _, x := range res[i*s.trials : (i+1)*s.trials] {
+			o.Time += x.Time / n
+			o.ConnMean += x.ConnMean / n
+			o.ConnMax += x.ConnMax / n
+			o.StaticMax += x.StaticMax / n
+			o.Messages += float64(x.Messages) / n
+			o.Relayed += float64(x.Relayed) / n
+			o.Opened += float64(x.ShortcutsOpened) / n
+			o.Evicted += float64(x.Evicted) / n
+			o.BufferMax += x.BufferBytes / n
+			o.BufferMean += x.BufferMean / n
 		}
-		out[i] = o
+		r.Fig5[i] = o
 	}
-	return out, nil
+	return len(cases) * s.trials
 }
 
 // page builds the paper-004 report page.

@@ -188,7 +188,11 @@ func TestOverlayFindingsPlans(t *testing.T) {
 // what must hold whatever the model's numbers.
 func TestOverlayQuickPage(t *testing.T) {
 	s := newOverlayStudy(false, 1)
-	r, err := s.run(context.Background(), nil)
+	raw, err := s.Run(context.Background(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.results(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +283,11 @@ func BenchmarkOverlayStudy(b *testing.B) {
 		b.Run(mode.name, func(b *testing.B) {
 			s := newOverlayStudy(mode.full, 1)
 			for b.Loop() {
-				r, err := s.run(context.Background(), nil)
+				raw, err := s.Run(context.Background(), nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				r, err := s.results(raw)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,0 +1,293 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"commlab/cmd/gen-report/internal/cli"
+	"commlab/cmd/gen-report/internal/study"
+	"commlab/engine/sweep"
+	"commlab/internal/shown"
+)
+
+// partFormat names the format of the files -shard writes and merge reads.
+const partFormat = "commlab gen-report part v1"
+
+// partFile is what `gen-report -shard i/n` writes: the results of the
+// points shard i of n owns, of every study, and everything a merge checks
+// them against.
+type partFile struct {
+	Format string       `json:"format"`
+	Build  string       `json:"build"` // the gen-report that wrote it (buildID)
+	Config study.Config `json:"config"`
+	Shard  sweep.Shard  `json:"shard"`
+	// Studies holds every reporting study, in the registry's order, even
+	// one with no point in this shard.
+	Studies []partStudy `json:"studies"`
+}
+
+type partStudy struct {
+	Name        string                  `json:"name"`
+	Fingerprint string                  `json:"fingerprint"`
+	Points      int                     `json:"points"`
+	Results     map[int]json.RawMessage `json:"results"` // point → its result, for the points the shard owns
+}
+
+// partName is the file shard sh writes into its directory.
+func partName(sh sweep.Shard) string { return fmt.Sprintf("part-%d-of-%d.json", sh.Index, sh.Count) }
+
+// owners splits every study's points over count shards by their
+// estimated time, all studies' points together, so that the shards take
+// about equal time: owners[study][point] is the shard index, 1..count.
+// It depends on the sweeps' costs alone, so every shard and the merge
+// compute the same split.
+func owners(sweeps []laidOut, count int) ([][]int, error) {
+	var all []float64
+	for _, ls := range sweeps {
+		all = append(all, ls.Costs()...)
+	}
+	flat, err := sweep.Assign(all, count)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]int, len(sweeps))
+	for i, ls := range sweeps {
+		n := len(ls.Costs())
+		out[i], flat = flat[:n], flat[n:]
+	}
+	return out, nil
+}
+
+// writeShard runs the points shard sh owns and writes them as
+// DIR/part-i-of-n.json.
+func writeShard(stdout, stderr io.Writer, cfg study.Config, sh sweep.Shard, dir string) error {
+	if err := probeDir(dir, dir); err != nil {
+		return err
+	}
+	sweeps, err := layOut(cfg)
+	if err != nil {
+		return err
+	}
+	own, err := owners(sweeps, sh.Count)
+	if err != nil {
+		return fmt.Errorf("gen-report: -shard %v: %w", sh, err)
+	}
+	pf := partFile{Format: partFormat, Build: buildID(), Config: cfg, Shard: sh}
+	for i, ls := range sweeps {
+		mine := make([]bool, len(own[i]))
+		for pt, o := range own[i] {
+			mine[pt] = o == sh.Index
+		}
+		res, err := ls.Run(context.Background(), mine, cli.Progress(stderr, ls.name+" shard "+sh.String()))
+		if err != nil {
+			return fmt.Errorf("gen-report: %s: %w", ls.name, err)
+		}
+		ps := partStudy{Name: ls.name, Fingerprint: ls.Fingerprint(), Points: len(res), Results: map[int]json.RawMessage{}}
+		for pt, r := range res {
+			if mine[pt] {
+				ps.Results[pt] = r
+			}
+		}
+		pf.Studies = append(pf.Studies, ps)
+	}
+	b, err := json.Marshal(pf)
+	if err != nil {
+		return err
+	}
+	name := filepath.Join(dir, partName(sh))
+	if err := cli.WriteFileAtomic(name, append(b, '\n')); err != nil {
+		return fmt.Errorf("gen-report: %w", err)
+	}
+	_, err = fmt.Fprintf(stdout, "wrote %s\n", name)
+	return err
+}
+
+// maxPartBytes bounds what merge reads of one part file: a full report's
+// parts hold a few megabytes (the allreduce's trials, 13 times each); a
+// file far beyond that is not a part.
+const maxPartBytes = 256 << 20
+
+func runMerge(stdout, stderr io.Writer, args []string) error {
+	fs := cli.NewFlagSet("merge", stderr, "gen-report merge -out DIR PART.json...")
+	out := fs.String("out", filepath.Join("site", "reports"), "directory the reports are written to")
+	if err := fs.ParseArgs(args, true); err != nil {
+		return err
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		return fmt.Errorf("merge: name the shard files (gen-report -shard i/n -out DIR writes them)")
+	}
+	if err := checkOutDir(*out); err != nil {
+		return err
+	}
+	parts, err := readParts(files)
+	if err != nil {
+		return err
+	}
+	cfg := parts[0].Config
+	sweeps, err := layOut(cfg)
+	if err != nil {
+		return err
+	}
+	results, from, err := mergeParts(files, parts, sweeps)
+	if err != nil {
+		return err
+	}
+	err = writeReports(stdout, stderr, cfg, sweeps, results, *out)
+	// A result the study refused names the file it came from.
+	var se *studyError
+	var pe *study.PointError
+	if errors.As(err, &se) && errors.As(err, &pe) {
+		return fmt.Errorf("merge: %s: %s point %d: %v", files[from[se.study][pe.Point]], sweeps[se.study].name, pe.Point, pe.Err)
+	}
+	return err
+}
+
+// readParts reads and decodes every part file, strictly, and checks that
+// they come from one gen-report build, one set of flags and one shard
+// count, each shard once.
+func readParts(files []string) ([]partFile, error) {
+	parts := make([]partFile, len(files))
+	for i, name := range files {
+		b, err := cli.ReadFileLimit(name, maxPartBytes)
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		if err := cli.DecodeStrict(b, &parts[i]); err != nil {
+			return nil, fmt.Errorf("merge: %s: not a part file written by gen-report -shard: %s", name, shown.Cut(err.Error()))
+		}
+		p := parts[i]
+		switch {
+		case p.Format != partFormat:
+			return nil, fmt.Errorf("merge: %s: format %q, want %q: not a part file of this gen-report", name, shown.Cut(p.Format), partFormat)
+		case p.Build != buildID():
+			return nil, fmt.Errorf("merge: %s was written by gen-report build %s, this is build %s: merge with the binary that ran the shards", name, shown.Cut(p.Build), buildID())
+		case p.Shard.Count < 1 || p.Shard.Count > sweep.MaxShards || p.Shard.Index < 1 || p.Shard.Index > p.Shard.Count:
+			return nil, fmt.Errorf("merge: %s: shard %d/%d: want i/n with n in [1, %d] and i in [1, n]", name, p.Shard.Index, p.Shard.Count, sweep.MaxShards)
+		case p.Config.Trials < 1 || p.Config.Trials > cli.MaxTrials:
+			return nil, fmt.Errorf("merge: %s: config.trials = %d: want an integer in [1, %d]", name, p.Config.Trials, cli.MaxTrials)
+		}
+		if i == 0 {
+			continue
+		}
+		if p.Config != parts[0].Config {
+			return nil, fmt.Errorf("merge: %s was run with -trials %d -seed %d full=%t, %s with -trials %d -seed %d full=%t: parts of one report share their flags",
+				name, p.Config.Trials, p.Config.Seed, p.Config.Full, files[0], parts[0].Config.Trials, parts[0].Config.Seed, parts[0].Config.Full)
+		}
+		if p.Shard.Count != parts[0].Shard.Count {
+			return nil, fmt.Errorf("merge: %s is shard %v, %s shard %v: parts of one report split it into the same number of shards", name, p.Shard, files[0], parts[0].Shard)
+		}
+	}
+	n := parts[0].Shard.Count
+	seen := make([]int, n+1) // shard index → 1 + its file's index
+	for i, p := range parts {
+		if j := seen[p.Shard.Index]; j > 0 {
+			return nil, fmt.Errorf("merge: %s and %s are both shard %v", files[j-1], files[i], p.Shard)
+		}
+		seen[p.Shard.Index] = i + 1
+	}
+	var missing []int
+	for k := 1; k <= n; k++ {
+		if seen[k] == 0 {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("merge: %d of %d shards missing: %s; run gen-report -shard i/%d for each", len(missing), n, shardList(missing, n), n)
+	}
+	return parts, nil
+}
+
+// shardList names shards k/n, the first ten.
+func shardList(ks []int, n int) string {
+	var s []string
+	for _, k := range ks[:min(len(ks), 10)] {
+		s = append(s, fmt.Sprintf("%d/%d", k, n))
+	}
+	if len(ks) > 10 {
+		s = append(s, fmt.Sprintf("and %d more", len(ks)-10))
+	}
+	return strings.Join(s, ", ")
+}
+
+// mergeParts puts the parts' results together per study, checking each
+// against the sweeps laid out here: the same studies and fingerprints,
+// every point from the shard that owns it, none missing. from[study][point]
+// is the index of the file that gave the point's result.
+func mergeParts(files []string, parts []partFile, sweeps []laidOut) ([][]json.RawMessage, [][]int, error) {
+	own, err := owners(sweeps, parts[0].Shard.Count)
+	if err != nil {
+		return nil, nil, fmt.Errorf("merge: %w", err)
+	}
+	results := make([][]json.RawMessage, len(sweeps))
+	from := make([][]int, len(sweeps))
+	for i := range sweeps {
+		results[i] = make([]json.RawMessage, len(own[i]))
+		from[i] = make([]int, len(own[i]))
+	}
+	for f, p := range parts {
+		if len(p.Studies) != len(sweeps) {
+			return nil, nil, fmt.Errorf("merge: %s holds %d studies, this gen-report has %d", files[f], len(p.Studies), len(sweeps))
+		}
+		for i, ps := range p.Studies {
+			ls := sweeps[i]
+			switch {
+			case ps.Name != ls.name:
+				return nil, nil, fmt.Errorf("merge: %s: study %d is %q, want %q", files[f], i, shown.Cut(ps.Name), ls.name)
+			case ps.Fingerprint != ls.Fingerprint():
+				return nil, nil, fmt.Errorf("merge: %s: %s's grid is %q, this gen-report lays out %q under the same flags", files[f], ls.name, shown.Cut(ps.Fingerprint), ls.Fingerprint())
+			case ps.Points != len(own[i]):
+				return nil, nil, fmt.Errorf("merge: %s: %s has %d points, want %d", files[f], ls.name, ps.Points, len(own[i]))
+			}
+			for _, pt := range slices.Sorted(maps.Keys(ps.Results)) {
+				switch {
+				case pt < 0 || pt >= len(own[i]):
+					return nil, nil, fmt.Errorf("merge: %s: %s point %d is outside [0, %d)", files[f], ls.name, pt, len(own[i]))
+				case own[i][pt] != p.Shard.Index:
+					return nil, nil, fmt.Errorf("merge: %s: %s point %d belongs to shard %d/%d, not to this file's %v", files[f], ls.name, pt, own[i][pt], p.Shard.Count, p.Shard)
+				}
+				results[i][pt], from[i][pt] = ps.Results[pt], f
+			}
+		}
+	}
+	for i, ls := range sweeps {
+		for pt, r := range results[i] {
+			if r == nil {
+				shard := sweep.Shard{Index: own[i][pt], Count: parts[0].Shard.Count}
+				return nil, nil, fmt.Errorf("merge: %s point %d is missing from %s (shard %v)", ls.name, pt, files[slices.IndexFunc(parts, func(p partFile) bool { return p.Shard == shard })], shard)
+			}
+		}
+	}
+	return results, from, nil
+}
+
+// buildID names the gen-report binary that runs: the first 16 hex digits
+// of its SHA-256. Parts from different builds never merge: a study's
+// results are only as comparable as the code that computed them.
+var buildID = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown"
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "unknown"
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "unknown"
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+})
