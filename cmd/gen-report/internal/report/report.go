@@ -43,12 +43,43 @@ type HeatMap struct {
 	Digits     int     // significant digits in tooltips and labels; 0 means 3
 	Palette    Palette // the zero value is Sequential
 	CellLabels bool    // print each cell's value in the cell (for small grids)
+
+	// Lo and Hi, if set, are each cell's 95 % interval, shaped as Z (NaN
+	// where Z is NaN or the cell has none). The CSV and JSON carry them,
+	// the tooltip shows them, and a cell whose half-width exceeds Wide of
+	// its value is hatched, the chart's legend saying what the hatching
+	// means.
+	Lo, Hi [][]float64
+	Wide   float64 // relative half-width above which a cell is hatched; 0 means 0.1 (±10 %)
+
+	// Links, if set, shaped as Z, is what a click on each cell opens
+	// (nil for none): the scene that animates the cell's configuration.
+	Links [][]*Link
+}
+
+// Link is what a click on a chart's point, a heat map's cell or a
+// table's row opens: a page of the site, with the parameters in its URL.
+type Link struct {
+	// Path is relative to the site's root ("scene.html?scene=butterfly&P=64"):
+	// the report writes it under the Index's SiteBase.
+	Path string
+	// Title says what the click will open, shown on hover ("the butterfly
+	// scene at P = 64 (the cell's 2^12 capped to what the scene draws)").
+	Title string
 }
 
 // Series is one line of a LineChart.
 type Series struct {
 	Name   string    // legend entry and CSV column header; unique within the chart
 	Values []float64 // one per X label; NaN is a gap in the line
+
+	// Lo and Hi, if set, are each value's 95 % interval, drawn as error
+	// bars and carried by the CSV and JSON (NaN: none at that point).
+	Lo, Hi []float64
+
+	// Links, if set, one per X label (nil for none), is what a click on
+	// each point opens.
+	Links []*Link
 }
 
 // LineChart is a chart of one or more series over a category X axis.
@@ -88,6 +119,10 @@ type Table struct {
 	ID, Title, Caption string // as for HeatMap
 	Header             []string
 	Rows               [][]string // each as long as Header
+
+	// RowLinks, if set, one per row (nil for none), is what a click on
+	// each row opens.
+	RowLinks []*Link
 }
 
 // Verdict says how far a finding of the paper was reproduced.
@@ -97,6 +132,10 @@ const (
 	Reproduced       Verdict = "reproduced"
 	PartlyReproduced Verdict = "partially reproduced"
 	NotReproduced    Verdict = "not reproduced"
+	// Inconclusive is for a finding the data cannot decide: our interval
+	// reaches across the range the paper's words allow. The evidence says
+	// how many trials would decide it.
+	Inconclusive Verdict = "inconclusive"
 	// NotCheckable is for a finding the generated grid cannot decide, e.g.
 	// one about P = 2^15 in a quick report that stops at 2^12.
 	NotCheckable Verdict = "not checkable on this grid"
@@ -110,8 +149,15 @@ type Finding struct {
 	Claim    string
 	Verdict  Verdict
 	Paper    string // the paper's number, e.g. "about 10x (Fig. 9)"
-	Ours     string // ours, computed from the data, e.g. "8.7x"
+	Ours     string // ours with its 95 % interval, computed from the data, e.g. "8.7x [7.9, 9.6]"
 	Evidence string
+
+	// Tolerance is the range the paper's words allow for its number, with
+	// the words it comes from: "[5, 20]: "約10倍", about 10x".
+	Tolerance string
+	// Figures are the IDs of the charts and tables on the page that
+	// support the finding: the summary at the top of the page links to them.
+	Figures []string
 }
 
 // Findings is a list of findings, drawn with a coloured verdict badge each.
@@ -136,6 +182,16 @@ type Page struct {
 	Subtitle string // optional, one line: the paper's authors, venue, year
 	Intro    string // plain text; paragraphs separated by a blank line
 	Sections []Section
+
+	// The page opens with a summary of its findings (every Findings item
+	// of its sections, in order: the claim, the paper's number, ours, the
+	// verdict, links to the finding and its figures); the Intro and the
+	// sections follow. A finding's anchor on the page is "finding-N",
+	// N = 1, 2, … in that order.
+
+	// Thumbnail is the ID of the chart the index draws as the page's
+	// picture (a heat map, line or bar chart); "" for none.
+	Thumbnail string
 }
 
 // IndexEntry is one line of the index page.
@@ -161,6 +217,12 @@ type Index struct {
 	// Note is plain text shown at the top of every page, saying what the edition is
 	// ("a quick report: smaller grids ...").
 	Note string
+
+	// SiteBase is what Link paths are written under: "../" by default (the
+	// reports live in site/reports/, the scenes in site/), or the hosted
+	// site's address ("https://commlab.example.org/") for a report opened
+	// from file:// elsewhere.
+	SiteBase string
 }
 
 // Float returns a pointer to v, for HeatMap.ZMin and ZMax.

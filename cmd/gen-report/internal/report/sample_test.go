@@ -125,7 +125,7 @@ func demo() (Index, []Page) {
 			}},
 			{Title: "Lines", Items: []any{
 				&LineChart{ID: "demo-line", Title: "Fig. 7  Runtime (log scale)", Caption: "The butterfly has a gap at 2^10 and 2^12.", X: Axis{Name: "processes", Labels: lx},
-					YName: "time (µs)", YLog: true, Series: []Series{{"butterfly", s1}, {"redundant", s2}, {"linear", s3}}},
+					YName: "time (µs)", YLog: true, Series: []Series{{Name: "butterfly", Values: s1}, {Name: "redundant", Values: s2}, {Name: "linear", Values: s3}}},
 			}},
 			{Title: "Bars", Items: []any{
 				&BarChart{ID: "demo-bar", Title: "Fig. 8  Time and its parts", Caption: "Each bar is the total time, stacked from its parts; the overlap is a bar of its own. The third case has no overlap (NaN).",

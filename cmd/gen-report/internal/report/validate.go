@@ -350,8 +350,8 @@ func checkFindings(pn string, si int, sec Section, ii int, f *Findings) []error 
 			errs = append(errs, fmt.Errorf("%s: Claim is empty", where))
 		}
 		if verdictClass(x.Verdict) == "" {
-			errs = append(errs, fmt.Errorf("%s: Verdict %q is unknown, want %q, %q, %q or %q",
-				where, x.Verdict, Reproduced, PartlyReproduced, NotReproduced, NotCheckable))
+			errs = append(errs, fmt.Errorf("%s: Verdict %q is unknown, want %q, %q, %q, %q or %q",
+				where, x.Verdict, Reproduced, PartlyReproduced, NotReproduced, Inconclusive, NotCheckable))
 		}
 	}
 	return errs
@@ -368,6 +368,8 @@ func verdictClass(v Verdict) string {
 		return "not-reproduced"
 	case NotCheckable:
 		return "not-checkable"
+	case Inconclusive:
+		return "inconclusive"
 	}
 	return ""
 }
