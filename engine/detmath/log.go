@@ -18,14 +18,19 @@ func Log(x float64) float64 {
 		m *= 2
 		e--
 	}
-	f := (m - 1) / (m + 1)
+	const ln2hi, ln2lo = 6.93147180369123816490e-01, 1.90821492927058770002e-10
+	fe := float64(e)
+	return float64(fe*ln2hi) + (float64(fe*ln2lo) + atanh2((m-1)/(m+1)))
+}
+
+// atanh2 is 2·atanh(f) = ln((1+f)/(1−f)) for |f| ≤ 0.1716, by the series
+// 2f·(1 + f²/3 + f⁴/5 + … + f²²/23), whose remainder is below 1e-17.
+func atanh2(f float64) float64 {
 	s := float64(f * f)
 	// Horner for 1 + s/3 + s²/5 + … + s^11/23.
 	p := 1.0 / 23
 	for k := 21; k >= 1; k -= 2 {
 		p = float64(p*s) + 1/float64(k)
 	}
-	const ln2hi, ln2lo = 6.93147180369123816490e-01, 1.90821492927058770002e-10
-	fe := float64(e)
-	return float64(fe*ln2hi) + (float64(fe*ln2lo) + float64(float64(2*f)*p))
+	return float64(float64(2*f) * p)
 }

@@ -72,3 +72,58 @@ func TestLogPinned(t *testing.T) {
 		t.Fatalf("the bits of Log changed: hash %#x, want %#x", got, want)
 	}
 }
+
+// TestExpAgainstMath: within 2 ulps of math.Exp over its whole range.
+func TestExpAgainstMath(t *testing.T) {
+	xs := []float64{0, 1, -1, 0.5 * math.Ln2, -0.5 * math.Ln2, 709.78, -708, -740, 1e-300, -1e-20}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 200000 {
+		xs = append(xs, 1400*rng.Float64()-700, 4*rng.Float64()-2)
+	}
+	worst := int64(0)
+	for _, x := range xs {
+		got, want := Exp(x), math.Exp(x)
+		if math.IsInf(want, 1) && x < 709.782712893384 {
+			// math.Exp's amd64 assembly overflows early (at 709.78 it
+			// gives +Inf for 1.79e308): check e^x = e^(x−1)·e.
+			want = math.Exp(x-1) * math.E
+		}
+		if want < 0x1p-1022 { // subnormal results: one rounding of a scaled value
+			if math.Abs(got-want) > 0x1p-1074 {
+				t.Errorf("Exp(%v) = %v, math.Exp %v", x, got, want)
+			}
+			continue
+		}
+		if u := ulps(got, want); u > worst {
+			worst = u
+			if u > 2 {
+				t.Errorf("Exp(%v) = %v, math.Exp %v: %d ulps apart", x, got, want, u)
+			}
+		}
+	}
+	t.Logf("worst: %d ulp", worst)
+	if Exp(710) != math.Inf(1) || Exp(-746) != 0 || !math.IsNaN(Exp(math.NaN())) || Exp(math.Inf(-1)) != 0 {
+		t.Error("Exp's edges: overflow, underflow, NaN")
+	}
+}
+
+// TestLog1p: within 3 ulps of math.Log1p, from 1e-300 to 1e300 and down
+// towards −1.
+func TestLog1p(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	worst := int64(0)
+	for i := range 200000 {
+		u := math.Ldexp(0.5+rng.Float64()/2, rng.IntN(2000)-1000)
+		if i%2 == 1 {
+			u = -rng.Float64()
+		}
+		got, want := Log1p(u), math.Log1p(u)
+		if d := ulps(got, want); d > worst {
+			worst = d
+			if d > 3 {
+				t.Errorf("Log1p(%v) = %v, math.Log1p %v: %d ulps apart", u, got, want, d)
+			}
+		}
+	}
+	t.Logf("worst: %d ulp", worst)
+}
