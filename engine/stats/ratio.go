@@ -63,7 +63,7 @@ func (p *Paired) Ratio() (Interval, error) {
 	}
 	r := p.mx / p.my
 	v := (vx - float64(2*float64(r*cxy)) + float64(float64(r*r)*vy)) / float64(float64(p.my*p.my)*float64(p.n))
-	h := float64(TQuantile(0.975, p.n-1) * math.Sqrt(max(v, 0)))
+	h := float64(tq975(p.n-1) * math.Sqrt(max(v, 0)))
 	return Interval{Mean: r, N: p.n, Lo: r - h, Hi: r + h, Level: Level, Method: MethodDelta}.finite()
 }
 
@@ -77,7 +77,7 @@ func (p *Paired) Fieller() (Interval, error) {
 	if err != nil {
 		return Interval{}, err
 	}
-	t := TQuantile(0.975, p.n-1)
+	t := tq975(p.n - 1)
 	k := float64(t*t) / float64(p.n)
 	// a·ρ² + b·ρ + c ≤ 0
 	a := float64(p.my*p.my) - float64(k*vy)

@@ -48,7 +48,7 @@ func (r *Running) Interval() (Interval, error) {
 	if r.n < 2 {
 		return Interval{}, fmt.Errorf("stats: a t interval needs at least 2 values, got %d", r.n)
 	}
-	h := float64(TQuantile(0.975, r.n-1) * r.StdErr())
+	h := float64(tq975(r.n-1) * r.StdErr())
 	return Interval{Mean: r.mean, N: r.n, Lo: r.mean - h, Hi: r.mean + h, Level: Level, Method: MethodT}.finite()
 }
 

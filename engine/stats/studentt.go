@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"sync/atomic"
 
 	"commlab/engine/detmath"
 )
@@ -74,6 +75,24 @@ func guessT(q, nu float64) float64 {
 		return t
 	}
 	return 1
+}
+
+// t975 caches TQuantile(0.975, df), which the intervals need at every
+// checkpoint of an adaptive sweep: 0 means not computed yet. Concurrent
+// callers may both compute an entry; they store the same bits.
+var t975 [1 << 12]atomic.Uint64
+
+// tq975 is TQuantile(0.975, df), cached for df below 4,096.
+func tq975(df int) float64 {
+	if df < 1 || df >= len(t975) {
+		return TQuantile(0.975, df)
+	}
+	if b := t975[df].Load(); b != 0 {
+		return math.Float64frombits(b)
+	}
+	v := TQuantile(0.975, df)
+	t975[df].Store(math.Float64bits(v))
+	return v
 }
 
 // TUpper is P(T > t) for Student's t with df ≥ 1 degrees of freedom.

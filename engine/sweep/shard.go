@@ -104,14 +104,14 @@ func Assign(costs []float64, count int) ([]int, error) {
 	for i := range order {
 		order[i] = i
 	}
-	permsort.SortStableFunc(order, func(a, b int) int {
+	permsort.SortFunc(order, func(a, b int) int { // a total order: no ties
 		switch {
 		case costs[a] > costs[b]:
 			return -1
 		case costs[a] < costs[b]:
 			return 1
 		}
-		return 0 // stable: ties stay in index order
+		return a - b
 	})
 	// A min-heap of shards by (load, points, index): points of no cost
 	// are dealt round-robin rather than all to shard 1.
