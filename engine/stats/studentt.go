@@ -95,7 +95,9 @@ func tq975(df int) float64 {
 	return v
 }
 
-// TUpper is P(T > t) for Student's t with df ≥ 1 degrees of freedom.
+// TUpper is P(T > t) for Student's t with df ≥ 1 degrees of freedom,
+// within 5e-14 of it, relative, where TestTUpperReference checks it against
+// mpmath (from 2 to 10⁶ degrees of freedom, tails down to 4e-5).
 func TUpper(t float64, df int) float64 {
 	if df < 1 || math.IsNaN(t) {
 		return math.NaN()
