@@ -7,6 +7,26 @@ import (
 	"testing"
 )
 
+// ulpCheck holds results to within limit ulps of a reference and keeps
+// the worst distance seen.
+type ulpCheck struct {
+	t            *testing.T
+	name         string
+	limit, worst int64
+}
+
+func (c *ulpCheck) check(x, got, want float64) {
+	c.t.Helper()
+	if u := ulps(got, want); u > c.worst {
+		c.worst = u
+		if u > c.limit {
+			c.t.Errorf("%s(%v) = %v, want %v: %d ulps apart", c.name, x, got, want, u)
+		}
+	}
+}
+
+func (c *ulpCheck) done() { c.t.Logf("%s: worst %d ulp", c.name, c.worst) }
+
 // ulps is how many representable doubles lie between a and b.
 func ulps(a, b float64) int64 {
 	d := int64(math.Float64bits(a)) - int64(math.Float64bits(b))
@@ -26,7 +46,7 @@ func TestLogAgainstMath(t *testing.T) {
 	for range 200000 {
 		xs = append(xs, math.Ldexp(0.5+rng.Float64()/2, rng.IntN(2098)-1074), rng.Float64())
 	}
-	worst := int64(0)
+	c := ulpCheck{t: t, name: "Log", limit: 2}
 	for _, x := range xs {
 		if x == 0 {
 			continue
@@ -41,14 +61,9 @@ func TestLogAgainstMath(t *testing.T) {
 			}
 			continue
 		}
-		if u := ulps(got, want); u > worst {
-			worst = u
-			if u > 2 {
-				t.Errorf("Log(%v) = %v, math.Log %v: %d ulps apart", x, got, want, u)
-			}
-		}
+		c.check(x, got, want)
 	}
-	t.Logf("worst: %d ulp", worst)
+	c.done()
 }
 
 // TestLogPinned pins the bits of Log on a million inputs: the same hash
@@ -80,7 +95,7 @@ func TestExpAgainstMath(t *testing.T) {
 	for range 200000 {
 		xs = append(xs, 1400*rng.Float64()-700, 4*rng.Float64()-2)
 	}
-	worst := int64(0)
+	c := ulpCheck{t: t, name: "Exp", limit: 2}
 	for _, x := range xs {
 		got, want := Exp(x), math.Exp(x)
 		if math.IsInf(want, 1) && x < 709.782712893384 {
@@ -94,14 +109,9 @@ func TestExpAgainstMath(t *testing.T) {
 			}
 			continue
 		}
-		if u := ulps(got, want); u > worst {
-			worst = u
-			if u > 2 {
-				t.Errorf("Exp(%v) = %v, math.Exp %v: %d ulps apart", x, got, want, u)
-			}
-		}
+		c.check(x, got, want)
 	}
-	t.Logf("worst: %d ulp", worst)
+	c.done()
 	if Exp(710) != math.Inf(1) || Exp(-746) != 0 || !math.IsNaN(Exp(math.NaN())) || Exp(math.Inf(-1)) != 0 {
 		t.Error("Exp's edges: overflow, underflow, NaN")
 	}
@@ -111,19 +121,13 @@ func TestExpAgainstMath(t *testing.T) {
 // towards −1.
 func TestLog1p(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	worst := int64(0)
+	c := ulpCheck{t: t, name: "Log1p", limit: 3}
 	for i := range 200000 {
 		u := math.Ldexp(0.5+rng.Float64()/2, rng.IntN(2000)-1000)
 		if i%2 == 1 {
 			u = -rng.Float64()
 		}
-		got, want := Log1p(u), math.Log1p(u)
-		if d := ulps(got, want); d > worst {
-			worst = d
-			if d > 3 {
-				t.Errorf("Log1p(%v) = %v, math.Log1p %v: %d ulps apart", u, got, want, d)
-			}
-		}
+		c.check(u, Log1p(u), math.Log1p(u))
 	}
-	t.Logf("worst: %d ulp", worst)
+	c.done()
 }

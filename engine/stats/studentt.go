@@ -196,31 +196,25 @@ func betaCF(a, b, x float64) float64 {
 	}
 	d = 1 / d
 	h := d
+	// step takes one partial numerator aa into c and d and returns the
+	// factor of h. The product is converted: del − 1 below must not fuse.
+	step := func(aa float64) float64 {
+		d = 1 + float64(aa*d)
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		return float64(d * c)
+	}
 	for m := 1; m < 1_000_000; m++ {
 		fm := float64(m)
 		m2 := 2 * fm
-		aa := float64(float64(fm*(b-fm))*x) / float64((qam+m2)*(a+m2))
-		d = 1 + float64(aa*d)
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		h *= d * c
-		aa = -float64(float64((a+fm)*(qab+fm))*x) / float64((a+m2)*(qap+m2))
-		d = 1 + float64(aa*d)
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := float64(d * c) // converted: del − 1 below must not fuse
+		h *= step(float64(float64(fm*(b-fm))*x) / float64((qam+m2)*(a+m2)))
+		del := step(-float64(float64((a+fm)*(qab+fm))*x) / float64((a+m2)*(qap+m2)))
 		h *= del
 		if math.Abs(del-1) < eps {
 			break
