@@ -98,10 +98,12 @@ func execute[W, R any](ctx context.Context, p Plan, stat Statistic[R], newWorker
 	x.cond = sync.NewCond(&x.mu)
 	x.queue.cost = func(pt int) float64 { return pts[pt].cost }
 	var total float64
+	firstTrials := 0
 	for pt, pp := range pts {
 		if !owned[pt] {
 			continue
 		}
+		firstTrials += pp.first
 		x.results[pt] = make([]R, pp.first)
 		x.end[pt], x.pending[pt] = pp.first, pp.first
 		x.queue.push(pt)
@@ -116,6 +118,7 @@ func execute[W, R any](ctx context.Context, p Plan, stat Statistic[R], newWorker
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	workers = min(workers, firstTrials) // no more than can start at once
 	if err := ctx.Err(); err != nil {
 		return Result[R]{}, fmt.Errorf("sweep: stopped before the start: %w", context.Cause(ctx))
 	}
