@@ -11,5 +11,8 @@
 //	trace      the event record every model emits, its validator, Chrome-trace export
 //	noise      OS jitter (periodic) and network noise (Poisson), counter-based
 //	allreduce  butterfly allreduce with redundant exchanges (papers/000)
-//	sweep      parameter grids over all cores, per-(point, trial) seeds, shards
+//	sweep      parameter grids over all cores, per-(point, trial) seeds, adaptive
+//	           trials, shards split by cost
+//	stats      95 % intervals (t, paired ratios, bootstrap, Wilson) that name their method
+//	detmath    Log, Log1p, Exp with the same bits natively and in WebAssembly
 package engine

@@ -36,14 +36,6 @@ func TestPinnedExpected(t *testing.T) {
 	}
 }
 
-func TestLogOne(t *testing.T) {
-	for _, x := range []float64{1, 0.5, 0.70710678, 0.7071068, 0.1, 1e-300, 0.999999, 0.25, 3e-5, 0x1p-106} {
-		if got, want := logOne(x), math.Log(x); math.Abs(got-want) > 4e-16*math.Max(1, math.Abs(want)) {
-			t.Errorf("logOne(%g) = %v, math.Log %v", x, got, want)
-		}
-	}
-}
-
 func TestNormalMoments(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n = 200000

@@ -1,33 +1,35 @@
 package sweep
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
-	"sync"
-	"sync/atomic"
-
-	"commlab/internal/permsort"
 )
 
 // Plan describes a grid and how to run it.
 type Plan struct {
-	Points int    // grid points, ≥ 1
-	Trials int    // Monte-Carlo trials per point, ≥ 1
+	Points int // grid points, ≥ 1
+	// Trials is the number of Monte Carlo trials per point for Run, ≥ 1.
+	// With Until set (RunUntil) it must be 0: the rule decides.
+	Trials int
 	Seed   uint64 // the sweep's seed
 	// Workers is the number of goroutines; 0 means GOMAXPROCS.
 	Workers int
-	// Cost estimates a point's relative cost (e.g. process-stage updates).
-	// Points run heaviest first and progress is reported in these units.
-	// nil: every point costs 1.
+	// Cost estimates one trial's relative cost at a point (e.g.
+	// process-stage updates). Heavy points run first, shards split the
+	// total cost evenly, and progress is reported in these units. It must
+	// be a deterministic function of the point: every shard computes the
+	// split from it independently. nil: every trial costs 1.
 	Cost func(point int) float64
-	// Progress, if set, is called after each job with the cost done so
-	// far and the total, always from the goroutine that called Run.
+	// Progress, if set, is called after each trial with the cost done so
+	// far and the total, always from the goroutine that called Run. Under
+	// an adaptive rule the total grows when a point needs another block.
 	Progress func(done, total float64)
-	// Shard restricts the run to one slice of the points.
+	// Shard restricts the run to one slice of the points (see Owners).
 	Shard Shard
+	// Until makes the trials adaptive (RunUntil): each point runs blocks
+	// of trials until its statistic is precise enough.
+	Until *Rule
 }
 
 // RNG returns the random source of one job: PCG seeded from the sweep's
@@ -43,93 +45,39 @@ func splitmix(z uint64) uint64 {
 	return z ^ z>>31
 }
 
+// Trial runs trial number trial of point on a worker's W with the job's
+// own random source, RNG(seed, point, trial).
+type Trial[W, R any] func(w W, point, trial int, rng *rand.Rand) (R, error)
+
 // Run runs trial for every (point, trial) of the plan that its shard owns.
 // Each worker goroutine gets its own W from newWorker (a simulator with its
 // buffers, say). The result is indexed [point][trial]; points outside the
 // shard are nil. The first error stops the sweep and is returned with the
 // point and trial that caused it; so does the context's cancellation.
-func Run[W, R any](ctx context.Context, p Plan, newWorker func() W, trial func(w W, point, trial int, rng *rand.Rand) (R, error)) ([][]R, error) {
+func Run[W, R any](ctx context.Context, p Plan, newWorker func() W, trial Trial[W, R]) ([][]R, error) {
+	if p.Until != nil {
+		return nil, fmt.Errorf("sweep: the plan has an adaptive rule: use RunUntil")
+	}
 	if p.Points < 1 || p.Trials < 1 {
 		return nil, fmt.Errorf("sweep: plan needs ≥ 1 point and ≥ 1 trial, got %d × %d", p.Points, p.Trials)
 	}
-	if err := p.Shard.check(); err != nil {
-		return nil, err
-	}
-	cost := p.Cost
-	if cost == nil {
-		cost = func(int) float64 { return 1 }
-	}
-	type job struct {
-		point, trial int
-		cost         float64
-	}
-	var jobs []job
-	var total float64
-	results := make([][]R, p.Points)
-	for pt := range p.Points {
-		if !p.Shard.Owns(pt) {
-			continue
-		}
-		results[pt] = make([]R, p.Trials)
-		c := cost(pt)
-		for t := range p.Trials {
-			jobs = append(jobs, job{pt, t, c})
-			total += c
-		}
-	}
-	permsort.SortStableFunc(jobs, func(a, b job) int { return cmp.Compare(b.cost, a.cost) })
+	res, err := execute(ctx, p, nil, newWorker, trial)
+	return res.Results, err
+}
 
-	workers := p.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+// RunUntil runs the plan's points in blocks of trials under its rule
+// (p.Until): a point stops at the first checkpoint where stat says its
+// estimate is precise enough, or at its last checkpoint (see Rule). The
+// decision to run another block depends only on that point's earlier
+// trials, which depend only on (seed, point, trial): the result is the
+// same for any number of workers, any order of completion and any shards.
+// Points outside the shard have nil results and a zero Stop.
+func RunUntil[W, R any](ctx context.Context, p Plan, stat Statistic[R], newWorker func() W, trial Trial[W, R]) (Result[R], error) {
+	if p.Until == nil {
+		return Result[R]{}, fmt.Errorf("sweep: RunUntil needs a rule (Plan.Until)")
 	}
-	workers = min(workers, len(jobs))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		next     atomic.Int64
-		firstErr error
-		errOnce  sync.Once
-		wg       sync.WaitGroup
-	)
-	done := make(chan float64, 4*workers)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := newWorker()
-			for ctx.Err() == nil {
-				k := int(next.Add(1) - 1)
-				if k >= len(jobs) {
-					return
-				}
-				j := jobs[k]
-				r, err := trial(w, j.point, j.trial, RNG(p.Seed, j.point, j.trial))
-				if err != nil {
-					errOnce.Do(func() {
-						firstErr = fmt.Errorf("sweep: point %d, trial %d: %w", j.point, j.trial, err)
-						cancel()
-					})
-					return
-				}
-				results[j.point][j.trial] = r
-				done <- j.cost
-			}
-		}()
+	if stat == nil {
+		return Result[R]{}, fmt.Errorf("sweep: RunUntil needs a statistic")
 	}
-	go func() { wg.Wait(); close(done) }()
-	var sofar float64
-	for c := range done {
-		sofar += c
-		if p.Progress != nil {
-			p.Progress(sofar, total)
-		}
-	}
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil { // the caller cancelled
-		return nil, fmt.Errorf("sweep: stopped before the end: %w", err)
-	}
-	return results, nil
+	return execute(ctx, p, stat, newWorker, trial)
 }

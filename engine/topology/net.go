@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"commlab/engine/detmath"
 )
 
 // Net is the network model behind the simulated measurements. Times are in
@@ -132,36 +134,12 @@ func Throughput(t *Tree, n Net, a, b, c, d int) (ab, cd float64) {
 }
 
 // expDelay draws an exponential delay of the given mean; mean 0 draws
-// nothing.
+// nothing. The logarithm is engine/detmath's, not math.Log (whose amd64
+// assembly differs from its pure-Go code in the last bit), so a seed
+// gives the same delays natively and in the browser.
 func expDelay(rng *rand.Rand, mean float64) float64 {
 	if mean == 0 {
 		return 0
 	}
-	return -float64(mean * logOne(1-rng.Float64()))
-}
-
-// The noise draws must be bit-identical natively and under js/wasm:
-// math.Log has amd64 assembly that differs from the pure-Go code in the last
-// bit, so the logarithm here is our own, built only from exactly rounded
-// operations (as engine/logp's). Products feeding sums are wrapped in
-// float64(...) so no compiler fuses them into an FMA.
-//
-// logOne is ln x for x in (0, 1], from math.Frexp (exact) and the series
-// ln m = 2·atanh((m-1)/(m+1)) on m in [√½, √2), where 11 terms leave an
-// error below 1e-17.
-func logOne(x float64) float64 {
-	m, e := math.Frexp(x)
-	if m < math.Sqrt2/2 {
-		m *= 2
-		e--
-	}
-	f := (m - 1) / (m + 1)
-	s := float64(f * f)
-	p := 1.0 / 23
-	for k := 21; k >= 1; k -= 2 {
-		p = float64(p*s) + 1/float64(k)
-	}
-	const ln2hi, ln2lo = 6.93147180369123816490e-01, 1.90821492927058770002e-10
-	fe := float64(e)
-	return float64(fe*ln2hi) + (float64(fe*ln2lo) + float64(float64(2*f)*p))
+	return -float64(mean * detmath.Log(1-rng.Float64()))
 }

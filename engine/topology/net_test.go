@@ -86,14 +86,6 @@ func TestInterferes(t *testing.T) {
 	}
 }
 
-func TestLogOne(t *testing.T) {
-	for _, x := range []float64{1, 0.5, 0.1, 1e-300, 0.999999, 0.7071} {
-		if got, want := logOne(x), math.Log(x); math.Abs(got-want) > 1e-15*math.Max(1, math.Abs(want)) {
-			t.Errorf("logOne(%v) = %v, want %v", x, got, want)
-		}
-	}
-}
-
 func TestNetValidate(t *testing.T) {
 	if err := DefaultNet().Validate(); err != nil {
 		t.Fatal(err)
