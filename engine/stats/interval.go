@@ -20,6 +20,9 @@ const (
 	MethodFieller   = "fieller"              // Fieller's interval for a ratio of paired means
 	MethodBootstrap = "bootstrap-percentile" // percentile bootstrap (RatioBootstrap)
 	MethodWilson    = "wilson"               // Wilson's score interval for a proportion
+	// MethodExact is a number without sampling error (a deterministic
+	// model's output, a count): Lo = Mean = Hi.
+	MethodExact = "exact"
 )
 
 // Interval is an estimate with its 95 % confidence interval. Its JSON
