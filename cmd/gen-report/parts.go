@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"commlab/cmd/gen-report/internal/cli"
 	"commlab/cmd/gen-report/internal/study"
@@ -42,6 +43,11 @@ type partStudy struct {
 	Fingerprint string                  `json:"fingerprint"`
 	Points      int                     `json:"points"`
 	Results     map[int]json.RawMessage `json:"results"` // point → its result, for the points the shard owns
+	// Seconds is how long the shard took over its points of the study
+	// (wall time), beside Costs' estimate of them: gen-report status
+	// reads both to say how long the missing shards will take.
+	Seconds  float64 `json:"seconds"`
+	Estimate float64 `json:"estimate_seconds"`
 }
 
 // partName is the file shard sh writes into its directory.
@@ -89,14 +95,18 @@ func writeShard(stdout, stderr io.Writer, cfg study.Config, sh sweep.Shard, dir 
 		for pt, o := range own[i] {
 			mine[pt] = o == sh.Index
 		}
+		start := time.Now()
 		res, err := ls.Run(context.Background(), mine, cli.Progress(stderr, ls.name+" shard "+sh.String()))
 		if err != nil {
 			return fmt.Errorf("gen-report: %s: %w", ls.name, err)
 		}
-		ps := partStudy{Name: ls.name, Fingerprint: ls.Fingerprint(), Points: len(res), Results: map[int]json.RawMessage{}}
+		ps := partStudy{Name: ls.name, Fingerprint: ls.Fingerprint(), Points: len(res), Results: map[int]json.RawMessage{},
+			Seconds: time.Since(start).Seconds()}
+		costs := ls.Costs()
 		for pt, r := range res {
 			if mine[pt] {
 				ps.Results[pt] = r
+				ps.Estimate += costs[pt]
 			}
 		}
 		pf.Studies = append(pf.Studies, ps)
