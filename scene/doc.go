@@ -13,4 +13,12 @@
 // Bad input never panics and is never clamped: parsing a URL keeps every
 // valid value, falls back to the default for each bad one, and returns one
 // *FieldError per bad value naming the field and what it accepts.
+//
+// Every scene builds the same way, through a Checked: the values are
+// checked against the fields, turned into the model's parameters and only
+// then run; Estimate prices the same parameters for the budget (Within),
+// and EngineError turns an engine package's range error into the
+// *FieldError on the field to change, wherever in the build it arose. A
+// scene's other errors carry no prefix naming the scene: whoever shows
+// them names it once.
 package scene

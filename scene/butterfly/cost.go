@@ -10,13 +10,10 @@ import (
 // (allreduce.Estimate) and the run's own tables: finish times, stalls and
 // adoptions per process and row (13 bytes), a drawn message per message (56)
 // and a stall per OS window that interrupted a reduction (32).
-func (Scene) Estimate(v scene.Values) (cost.Cost, error) {
-	p, err := Params(v)
-	if err != nil {
-		return cost.Cost{}, err
-	}
-	return Estimate(p), nil
-}
+func (Scene) Estimate(v scene.Values) (cost.Cost, error) { return checked.Estimate(v) }
+
+// Cost is Estimate once the values are checked.
+func (m *model) Cost(scene.Values) (cost.Cost, error) { return Estimate(m.p), nil }
 
 // Estimate is the butterfly scene's cost for p (valid, P ≤ MaxTraceP); the
 // jitter scene adds its trials to it.

@@ -1,7 +1,6 @@
 package butterfly
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -61,14 +60,7 @@ func Params(v scene.Values) (allreduce.Params, error) {
 	if err := p.NetWait.Set(v["net_wait"]); err != nil {
 		return p, &scene.FieldError{Key: "net_wait", Value: v["net_wait"], Want: "one of " + strings.Join(allreduce.NetWaits(), ", ")}
 	}
-	if err := p.Validate(); err != nil {
-		var re *allreduce.RangeError
-		if errors.As(err, &re) {
-			return p, &scene.FieldError{Key: re.Field, Value: v[re.Field], Want: re.Want}
-		}
-		return p, err
-	}
-	return p, nil
+	return p, scene.EngineError[allreduce.RangeError](p.Validate(), v)
 }
 
 // Record runs trial 0 of seed with a trace: the run both allreduce scenes

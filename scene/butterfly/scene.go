@@ -1,7 +1,6 @@
 package butterfly
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -46,34 +45,37 @@ func (Scene) Info() scene.Info {
 // Fields are the allreduce controls (see Fields in params.go).
 func (Scene) Fields() []scene.Field { return Fields() }
 
-// Build checks v, records trial 0 of seed and prepares it for drawing.
-func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
-	return sc.BuildProgress(v, seed, nil)
+// checked is the scene's checked build (scene.Checked): the engine's range
+// errors become *scene.FieldError on the scene's keys, which are the
+// engine's names.
+var checked = scene.Checked{
+	Fields: Fields,
+	Model: func(v scene.Values) (scene.Model, error) {
+		p, err := Params(v)
+		return &model{p}, err
+	},
+	Errors: scene.EngineError[allreduce.RangeError],
 }
+
+// model is what the fields set (scene.Model): the engine's parameters.
+type model struct{ p allreduce.Params }
+
+// Build checks v, records trial 0 of seed and prepares it for drawing.
+func (Scene) Build(v scene.Values, seed uint64) (scene.Run, error) { return checked.Build(v, seed) }
 
 // BuildProgress is Build telling pr the fraction of the traced trial done
 // (scene.Progressive); the layout after it is quick.
 func (Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
-	// Build is meant to see parsed values only; checking again costs
-	// nothing and turns a caller's mistake into a message, not a panic.
-	for _, f := range Fields() {
-		if _, err := f.Parse(v[f.Key]); err != nil {
-			return nil, err
-		}
-	}
-	p, err := Params(v)
+	return checked.BuildProgress(v, seed, pr)
+}
+
+// Run is the scene's build once the values are checked.
+func (m *model) Run(_ scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
+	res, tr, err := RecordProgress(m.p, seed, pr.Part(0, 0.9))
 	if err != nil {
 		return nil, err
 	}
-	res, tr, err := RecordProgress(p, seed, pr.Part(0, 0.9))
-	if err != nil {
-		var re *allreduce.RangeError
-		if errors.As(err, &re) {
-			return nil, &scene.FieldError{Key: re.Field, Value: v[re.Field], Want: re.Want}
-		}
-		return nil, err
-	}
-	return newRun(p, res, tr)
+	return newRun(m.p, res, tr)
 }
 
 // msg is a trace message placed in the butterfly: row is the row its

@@ -1,6 +1,3 @@
-// Package catalog lists the scenes commlab ships, in the order the index
-// page and the scene menu show them. The browser binary and the native
-// exporter both take their scenes from here, so they cannot disagree.
 package catalog
 
 import (

@@ -12,13 +12,10 @@ import (
 // Estimate is what Build will take for v (parsed): the traced trial 0 and
 // its tables, plus the histogram's trials, each an untraced trial on one
 // reused Simulator (their time adds up, their memory does not).
-func (sc Scene) Estimate(v scene.Values) (cost.Cost, error) {
-	p, err := butterfly.Params(v)
-	if err != nil {
-		return cost.Cost{}, err
-	}
-	return Estimate(p, v.Int(KeyTrials)), nil
-}
+func (Scene) Estimate(v scene.Values) (cost.Cost, error) { return checked.Estimate(v) }
+
+// Cost is Estimate once the values are checked.
+func (m *model) Cost(v scene.Values) (cost.Cost, error) { return Estimate(m.p, v.Int(KeyTrials)), nil }
 
 // Estimate is the jitter scene's cost for p (valid) and n trials.
 func Estimate(p allreduce.Params, n int) cost.Cost {

@@ -61,7 +61,10 @@ func (Scene) Info() scene.Info {
 }
 
 // Fields are the allreduce controls plus the view and the histogram's trials.
-func (Scene) Fields() []scene.Field {
+func (Scene) Fields() []scene.Field { return Fields() }
+
+// Fields are the allreduce controls plus the view and the histogram's trials.
+func Fields() []scene.Field {
 	return append(butterfly.Fields(),
 		scene.Field{Key: KeyView, Label: "view", Help: "conventional and redundant stacked on one time axis, or one of them",
 			Kind: scene.Choice, Type: "choice", Choices: []string{ViewBoth, ViewConventional, ViewRedundant}, Default: ViewBoth},
@@ -73,9 +76,7 @@ func (Scene) Fields() []scene.Field {
 // Build checks every value (a bad one is a *scene.FieldError naming its
 // field, even when a caller skipped parsing), records trial 0 with a trace
 // and runs the histogram's trials without one.
-func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
-	return sc.BuildProgress(v, seed, nil)
-}
+func (Scene) Build(v scene.Values, seed uint64) (scene.Run, error) { return checked.Build(v, seed) }
 
 // tracedTrials is what the traced trial costs in untraced trials, about
 // (recording and sorting its trace, then the lanes), for the fraction done.
@@ -83,14 +84,29 @@ const tracedTrials = 20
 
 // BuildProgress is Build telling pr the fraction done, trial by trial and
 // stage by stage inside a trial (scene.Progressive).
-func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
-	if err := scene.CheckValues(sc.Fields(), v); err != nil {
-		return nil, err
-	}
-	p, err := butterfly.Params(v)
-	if err != nil {
-		return nil, err
-	}
+func (Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
+	return checked.BuildProgress(v, seed, pr)
+}
+
+// checked is the scene's checked build (scene.Checked): the allreduce
+// engine's range errors become *scene.FieldError on the scene's keys.
+var checked = scene.Checked{
+	Fields: Fields,
+	Model: func(v scene.Values) (scene.Model, error) {
+		p, err := butterfly.Params(v)
+		return &model{p}, err
+	},
+	Errors: scene.EngineError[allreduce.RangeError],
+}
+
+// model is what the fields set (scene.Model): the engine's parameters;
+// the view and the trials are read from the values.
+type model struct{ p allreduce.Params }
+
+// Run is the scene's build once the values are checked: the traced trial
+// 0, then the histogram's trials.
+func (m *model) Run(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
+	p := m.p
 	n := v.Int(KeyTrials)
 	split := float64(tracedTrials) / float64(tracedTrials+n)
 	res, tr, err := butterfly.RecordProgress(p, seed, pr.Part(0, split))

@@ -2,6 +2,7 @@ package jitter
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -261,5 +262,17 @@ func TestPickLanes(t *testing.T) {
 		if got[0] < 0 || got[len(got)-1] >= tc.P {
 			t.Errorf("P=%d: lane out of range in %v", tc.P, got)
 		}
+	}
+}
+
+// TestEngineErrorsMapToFields: the scene's build maps its engine's range
+// errors (allreduce.RangeError) onto the page's FieldError on the same key,
+// with the value as the page holds it.
+func TestEngineErrorsMapToFields(t *testing.T) {
+	v := values(nil)
+	err := checked.Errors(fmt.Errorf("wrapped: %w", &allreduce.RangeError{Field: "period", Value: "1e-3", Want: "a test range"}), v)
+	var fe *scene.FieldError
+	if !errors.As(err, &fe) || *fe != (scene.FieldError{Key: "period", Value: v["period"], Want: "a test range"}) {
+		t.Errorf("checked.Errors = %#v, want a FieldError on period", err)
 	}
 }

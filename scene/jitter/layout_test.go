@@ -196,7 +196,7 @@ func TestPlayheadHidesFuture(t *testing.T) {
 	for _, frac := range []float64{0, 0.2, 0.45, 0.8} {
 		tt := r.End() * frac
 		l, p := r.paint(tt, v960)
-		limit := p.x(tt) + 1 + 1e-9
+		limit := p.X(tt) + 1 + 1e-9
 		th := v960.Theme
 		for _, pl := range p.panels {
 			in := func(pt render.Point) bool {
@@ -278,7 +278,7 @@ func TestNoiseDelaysDrawn(t *testing.T) {
 		t.Fatal("no message met network noise; pick another seed")
 	}
 	l, p := r.paint(r.End(), v960)
-	noiseW := 2.6 * max(1, 0.8*p.s)
+	noiseW := 2.6 * max(1, 0.8*p.S)
 	got := 0
 	for _, it := range l.Items {
 		if ln, ok := it.(render.Line); ok && ln.Stroke == v960.Theme.Noise && ln.Width == noiseW && scenetest.Inside(ln.From, p.panels[0].plot, 0) {

@@ -9,11 +9,11 @@ import (
 // Estimate is what Build will take for v (parsed): the plan, its two
 // traced replays, the running mean's replays and the Monte Carlo E[T]'s
 // trials (as many as keep their operations near ExpectedOps).
-func (Scene) Estimate(v scene.Values) (cost.Cost, error) {
-	p, ls, err := Params(v)
-	if err != nil {
-		return cost.Cost{}, err
-	}
+func (Scene) Estimate(v scene.Values) (cost.Cost, error) { return checked.Estimate(v) }
+
+// Cost is Estimate once the values are checked.
+func (m *model) Cost(v scene.Values) (cost.Cost, error) {
+	p, ls := m.p, m.ls
 	ops := logp.Ops(p, ls)
 	trials := min(MaxExpectedTrials, max(MinExpectedTrials, ExpectedOps/max(1, ops)))
 	c := logp.Estimate(p, ls, 2+v.Int(KeyReplays)+trials, 1)

@@ -92,8 +92,8 @@ func TestLateMessageStallsItsReceiver(t *testing.T) {
 			t.Errorf("%s: stall centred at y=%v, want P1's lane at %v", th.Name, y, pl.laneY(0))
 		}
 		s := r.replay.Spans[1]
-		if math.Abs(b.X0-p.x(s.Start)) > 1e-9 || math.Abs(b.X1-p.x(s.End)) > 1e-9 {
-			t.Errorf("%s: stall drawn over x %v-%v, want %v-%v", th.Name, b.X0, b.X1, p.x(s.Start), p.x(s.End))
+		if math.Abs(b.X0-p.X(s.Start)) > 1e-9 || math.Abs(b.X1-p.X(s.End)) > 1e-9 {
+			t.Errorf("%s: stall drawn over x %v-%v, want %v-%v", th.Name, b.X0, b.X1, p.X(s.Start), p.X(s.End))
 		}
 		if hatches[0] < 5 {
 			t.Errorf("%s: the stall has %d hatch lines, want at least 5", th.Name, hatches[0])
@@ -109,8 +109,8 @@ func TestLateMessageStallsItsReceiver(t *testing.T) {
 		if m.From != 2 || m.Delay <= 0 {
 			t.Fatalf("first message %+v, want P3's late one", m)
 		}
-		if x0, x1 := late[0].From.X, late[0].To.X; math.Abs(x0-p.x(m.Arrive-m.Delay)) > 1e-9 || math.Abs(x1-p.x(m.Arrive)) > 1e-9 {
-			t.Errorf("%s: late flight drawn over x %v-%v, want %v-%v", th.Name, x0, x1, p.x(m.Arrive-m.Delay), p.x(m.Arrive))
+		if x0, x1 := late[0].From.X, late[0].To.X; math.Abs(x0-p.X(m.Arrive-m.Delay)) > 1e-9 || math.Abs(x1-p.X(m.Arrive)) > 1e-9 {
+			t.Errorf("%s: late flight drawn over x %v-%v, want %v-%v", th.Name, x0, x1, p.X(m.Arrive-m.Delay), p.X(m.Arrive))
 		}
 		// Before the late part begins, no late flight and no stall.
 		l, p = r.paint(m.Arrive-m.Delay-0.5, scene.View{W: 960, H: 540, Theme: th})
@@ -167,7 +167,7 @@ func TestPlayheadHidesFuture(t *testing.T) {
 	for _, frac := range []float64{0, 0.3, 0.7, 0.9} {
 		tt := r.End() * frac
 		l, p := r.paint(tt, v960)
-		limit := p.x(tt) + 1 + 1e-9
+		limit := p.X(tt) + 1 + 1e-9
 		for _, pl := range p.panels {
 			in := func(pt render.Point) bool {
 				return scenetest.Inside(pt, box{X0: pl.plot.X0, Y0: pl.plot.Y0 + 0.5, X1: pl.plot.X1, Y1: pl.plot.Y1 - 0.5}, 0)
@@ -273,9 +273,9 @@ func refY(t *testing.T, l render.List, p *painter) (ts, e ref) {
 			continue
 		}
 		switch ln.Stroke {
-		case p.th.Muted:
+		case p.Th.Muted:
 			ts = ref{p.r.sched.Planned(), ln.From.Y}
-		case p.th.Adopted:
+		case p.Th.Adopted:
 			e = ref{p.r.expected, ln.From.Y}
 		}
 	}

@@ -1,7 +1,6 @@
 package logp
 
 import (
-	"errors"
 	"fmt"
 
 	"commlab/engine/logp"
@@ -70,15 +69,5 @@ func Params(v scene.Values) (logp.Params, float64, error) {
 	if err == nil {
 		err = logp.ValidateLs(ls)
 	}
-	return p, ls, fieldError(err, v)
-}
-
-// fieldError maps an engine RangeError onto the page's FieldError for the
-// same key (the scene's keys are the engine's names).
-func fieldError(err error, v scene.Values) error {
-	var re *logp.RangeError
-	if errors.As(err, &re) {
-		return &scene.FieldError{Key: re.Field, Value: v[re.Field], Want: re.Want}
-	}
-	return err
+	return p, ls, scene.EngineError[logp.RangeError](err, v)
 }

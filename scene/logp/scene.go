@@ -65,27 +65,43 @@ func (Scene) Info() scene.Info {
 // Fields are the model's controls, the planning latency and the replays.
 func (Scene) Fields() []scene.Field { return Fields() }
 
+// model is what the fields set (scene.Model): the engine's parameters and
+// the planning latency L_s.
+type model struct {
+	p  logp.Params
+	ls float64
+}
+
+// checked is the scene's checked build (scene.Checked): the engine's range
+// errors become *scene.FieldError on the scene's keys, which are the
+// engine's names.
+var checked = scene.Checked{
+	Fields: Fields,
+	Model: func(v scene.Values) (scene.Model, error) {
+		p, ls, err := Params(v)
+		return &model{p, ls}, err
+	},
+	Errors: scene.EngineError[logp.RangeError],
+}
+
 // Build checks every value (a bad one is a *scene.FieldError naming its
 // field, even when a caller skipped parsing), plans the schedule with L_s,
 // records it as planned and as replay 0 (scene.RNG(seed, 0)), runs replays
 // 0..replays-1 for the running mean and estimates E[T](L_s).
-func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
-	return sc.BuildProgress(v, seed, nil)
-}
+func (Scene) Build(v scene.Values, seed uint64) (scene.Run, error) { return checked.Build(v, seed) }
 
 // BuildProgress is Build telling pr the fraction done: the replays (every
 // 16), then the trials of E[T](L_s) (scene.Progressive).
-func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
-	if err := scene.CheckValues(sc.Fields(), v); err != nil {
-		return nil, err
-	}
-	p, ls, err := Params(v)
-	if err != nil {
-		return nil, err
-	}
+func (Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
+	return checked.BuildProgress(v, seed, pr)
+}
+
+// Run is the scene's build once the values are checked.
+func (m *model) Run(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
+	p, ls := m.p, m.ls
 	s, err := logp.Plan(p, ls)
 	if err != nil {
-		return nil, fieldError(err, v)
+		return nil, err
 	}
 	r := &run{p: p, ls: ls, sched: s}
 	// The plan drawn is the schedule replayed with every latency equal to
@@ -94,18 +110,18 @@ func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (sc
 	flat.L, flat.Sigma, flat.GapSigma = ls, 0, 0
 	r.plan = new(trace.Trace)
 	if _, err := logp.Replay(s, flat, scene.RNG(seed, 0), r.plan); err != nil {
-		return nil, fieldError(err, v)
+		return nil, err
 	}
 	r.replay = new(trace.Trace)
 	if r.res, err = logp.Replay(s, p, scene.RNG(seed, 0), r.replay); err != nil {
-		return nil, fieldError(err, v)
+		return nil, err
 	}
 	if err := r.runReplays(seed, v.Int(KeyReplays), pr.Part(0, 0.5)); err != nil {
 		return nil, err
 	}
 	r.trials = expectedTrials(s)
 	if r.expected, r.stderr, err = logp.ExpectedProgress(p, ls, r.trials, seed, pr.Part(0.5, 1)); err != nil {
-		return nil, fieldError(err, v)
+		return nil, err
 	}
 	r.prepare()
 	return r, nil
@@ -154,7 +170,7 @@ func (r *run) runReplays(seed uint64, n int, pr progress.Func) error {
 	for i := range n {
 		res, err := logp.Replay(r.sched, r.p, scene.RNG(seed, i), nil)
 		if err != nil {
-			return fmt.Errorf("logp scene: replay %d: %w", i, err)
+			return fmt.Errorf("replay %d: %w", i, err)
 		}
 		r.times[i] = res.T
 		sum += res.T

@@ -2,6 +2,7 @@ package logp
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -66,24 +67,6 @@ func TestBadValuesNameTheField(t *testing.T) {
 	var fe *scene.FieldError
 	if _, err := New().Build(v, 1); !errors.As(err, &fe) || fe.Key != KeyLs {
 		t.Errorf("Build without Ls: %v, want a FieldError on Ls", err)
-	}
-}
-
-// TestEngineErrorsMapToFields: an engine RangeError comes back as the
-// page's FieldError on the same key, with the value as the page holds it.
-func TestEngineErrorsMapToFields(t *testing.T) {
-	v := values(map[string]string{"sigma": "3"})
-	err := fieldError(&logp.RangeError{Field: "sigma", Value: "3", Want: "a number in [0, 1e9]"}, v)
-	var fe *scene.FieldError
-	if !errors.As(err, &fe) || *fe != (scene.FieldError{Key: "sigma", Value: "3", Want: "a number in [0, 1e9]"}) {
-		t.Errorf("fieldError = %#v", err)
-	}
-	other := errors.New("logp: something else")
-	if got := fieldError(other, v); got != other {
-		t.Errorf("fieldError(%v) = %v, want it unchanged", other, got)
-	}
-	if fieldError(nil, v) != nil {
-		t.Error("fieldError(nil) is not nil")
 	}
 }
 
@@ -285,5 +268,17 @@ func TestPinnedNumbers(t *testing.T) {
 		if got[k] != w {
 			t.Errorf("%s = %v, want %v", k, got[k], w)
 		}
+	}
+}
+
+// TestEngineErrorsMapToFields: the scene's build maps its engine's range
+// errors (logp.RangeError) onto the page's FieldError on the same key,
+// with the value as the page holds it.
+func TestEngineErrorsMapToFields(t *testing.T) {
+	v := values(map[string]string{"sigma": "3"})
+	err := checked.Errors(fmt.Errorf("wrapped: %w", &logp.RangeError{Field: "sigma", Value: "3", Want: "a test range"}), v)
+	var fe *scene.FieldError
+	if !errors.As(err, &fe) || *fe != (scene.FieldError{Key: "sigma", Value: v["sigma"], Want: "a test range"}) {
+		t.Errorf("checked.Errors = %#v, want a FieldError on sigma", err)
 	}
 }

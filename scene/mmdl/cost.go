@@ -9,18 +9,18 @@ import (
 // Estimate is what Build will take for v (parsed): the steady state (solved
 // here too: a closed form, cheap beside the rounds) and the round schedule,
 // R rounds or the scheduler's choice.
-func (Scene) Estimate(v scene.Values) (cost.Cost, error) {
-	in, err := Instance(v)
+func (Scene) Estimate(v scene.Values) (cost.Cost, error) { return checked.Estimate(v) }
+
+// Cost is Estimate once the values are checked.
+func (m *model) Cost(v scene.Values) (cost.Cost, error) {
+	in := m.in
+	st, err := mmdl.SteadyState(in)
 	if err != nil {
 		return cost.Cost{}, err
 	}
-	st, err := mmdl.SteadyState(in)
-	if err != nil {
-		return cost.Cost{}, fieldError(err, v)
-	}
 	sched, err := mmdl.ParseSched(v[KeySchedule])
 	if err != nil {
-		return cost.Cost{}, fieldError(err, v)
+		return cost.Cost{}, err
 	}
 	if R := v.Int(KeyRounds); R > 0 {
 		return mmdl.Estimate(len(in.MHz), len(st.Transfers), R), nil

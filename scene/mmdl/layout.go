@@ -21,20 +21,13 @@ const heldTint = 0.4
 
 // painter lays out one frame.
 type painter struct {
-	r  *run
-	th render.Theme
-	l  *render.List
-	t  float64
-	z  chart.Sizes
-	s  float64
+	chart.Gantt // Lanes: the Gantt's lanes
+	r           *run
 
-	header  float64   // the Gantt's and the load bars' header baseline
-	gantt   chart.Box // the Gantt's lanes
+	header  float64 // the Gantt's and the load bars' header baseline
 	laneH   float64
-	labelX  float64   // right edge of the lane labels
 	bars    chart.Box // the load bars' column, lanes as in the Gantt
 	barsEnd float64   // x of a full-scale bar (loadMax tasks)
-	axisY   float64   // the time axis, under the lanes
 	plotBox chart.Box // the rounds plot's whole area
 	plot    chart.Box // its axes
 	oLine   bool      // outline sends and receives (dark theme: too close to compute)
@@ -47,18 +40,15 @@ type painter struct {
 // paint lays out the frame and returns the painter too, whose geometry the
 // layout tests check the list against.
 func (r *run) paint(t float64, v scene.View) (render.List, *painter) {
-	p := &painter{r: r, th: v.Theme, t: min(max(t, 0), r.End())}
-	p.l = &render.List{W: v.W, H: v.H, Background: v.Theme.Background}
-	if !(v.W > 0 && v.H > 0) {
-		return *p.l, p
+	p := &painter{r: r}
+	if !p.Begin(v.W, v.H, v.Theme, min(max(t, 0), r.End()), 400+r.nSpans+len(r.rounds)+4*r.P) {
+		return *p.L, p
 	}
-	p.l.Items = make([]render.Item, 0, 400+r.nSpans+len(r.rounds)+4*r.P)
-	p.z = chart.SizesFor(v.W, v.H)
-	p.s = p.z.S
-	p.oLine = chart.CloseColours(p.th.Compute, p.th.Send) || chart.CloseColours(p.th.Compute, p.th.Receive)
+	p.End = r.End()
+	p.oLine = chart.OutlineComm(p.Th)
 	p.held = make([]float64, r.P)
 	p.done = make([]float64, r.P)
-	r.loads(p.t, p.held, p.done)
+	r.loads(p.Now, p.held, p.done)
 
 	p.title()
 	top := p.legend()
@@ -67,36 +57,24 @@ func (r *run) paint(t float64, v scene.View) (render.List, *painter) {
 	p.loadBars()
 	p.timeAxis()
 	p.roundsPlot()
-	return *p.l, p
-}
-
-func (p *painter) text(x, y float64, s string, size float64, align render.Align, bold bool, c color.RGBA) {
-	p.l.Add(render.Text{At: render.Point{X: x, Y: y}, S: s, Size: size, Align: align, Bold: bold, Color: c})
-}
-
-func (p *painter) vline(x, y0, y1 float64, st render.Style) {
-	p.l.Add(render.Line{From: render.Point{X: x, Y: y0}, To: render.Point{X: x, Y: y1}, Style: st})
-}
-
-func (p *painter) hline(x0, x1, y float64, st render.Style) {
-	p.l.Add(render.Line{From: render.Point{X: x0, Y: y}, To: render.Point{X: x1, Y: y}, Style: st})
+	return *p.L, p
 }
 
 // Styles shared by the charts, the legend and the key.
 func (p *painter) ruleStyle() render.Style {
-	return render.Style{Stroke: render.Fade(p.th.Ink, 0.6), Width: max(1, p.s)}
+	return render.Style{Stroke: render.Fade(p.Th.Ink, 0.6), Width: max(1, p.S)}
 }
 
 func (p *painter) steadyStyle() render.Style { // T, the steady state's makespan
-	return render.Style{Stroke: p.th.Muted, Width: 1.5 * p.s, Dash: []float64{5 * p.s, 3 * p.s}}
+	return render.Style{Stroke: p.Th.Muted, Width: 1.5 * p.S, Dash: []float64{5 * p.S, 3 * p.S}}
 }
 
 func (p *painter) makespanStyle() render.Style {
-	return render.Style{Stroke: p.th.Critical, Width: 2 * p.s}
+	return render.Style{Stroke: p.Th.Critical, Width: 2 * p.S}
 }
 
 func (p *painter) finalStyle() render.Style { // a bar's final load
-	return render.Style{Stroke: p.th.Ink, Width: max(1.5, 2*p.s)}
+	return render.Style{Stroke: p.Th.Ink, Width: max(1.5, 2*p.S)}
 }
 
 // presetName says which of the paper's cases this is.
@@ -116,49 +94,31 @@ func (p *painter) rLabel() string {
 }
 
 func (p *painter) title() {
-	z := p.z
-	rowH := z.FSTitle * 1.5
-	y := chart.Baseline(z.Pad*0.6, rowH, z.FSTitle)
-	ts := "t = " + scene.Seconds(p.t)
-	right := chart.Fit(p.l.W*0.55, z.FS, false,
+	ts := "t = " + scene.Seconds(p.Now)
+	p.Title(chart.Fit(p.L.W*0.55, p.FS, false,
 		p.presetName()+" · "+p.rLabel()+" · "+ts,
 		fmt.Sprintf("ProcSet %s · Load %s · %s · %s", p.r.procset, p.r.load, p.rLabel(), ts),
-		p.rLabel()+" · "+ts, ts)
-	rw := font.Width(right, z.FS, false)
-	p.text(p.l.W-z.Pad, y, right, z.FS, render.AlignRight, false, p.th.Muted)
-	room := p.l.W - 2*z.Pad - rw - 2*z.FS
-	p.text(z.Pad, y, chart.Fit(room, z.FSTitle, true,
+		p.rLabel()+" · "+ts, ts),
 		"Multi-master divisible load in steady rounds",
 		"Divisible load in steady rounds",
-		"Steady rounds"), z.FSTitle, render.AlignLeft, true, p.th.Ink)
+		"Steady rounds")
 }
 
 func (p *painter) legend() float64 {
-	th, s := p.th, p.s
-	bar := func(c color.RGBA, outline bool) func(b chart.Box) {
-		return func(b chart.Box) {
-			st := render.Style{Fill: c}
-			if outline {
-				st.Stroke, st.Width = th.Ink, max(1, 0.8*s)
-			}
-			chart.Rect(p.l, b, st)
-		}
-	}
-	mark := func(st render.Style) func(b chart.Box) {
-		return func(b chart.Box) { p.vline((b.X0+b.X1)/2, b.Y0-2*s, b.Y1+2*s, st) }
-	}
-	return chart.Legend(p.l, p.z, th.Ink, []chart.LegendEntry{
+	th, s := p.Th, p.S
+	bar := func(c color.RGBA, outline bool) func(b chart.Box) { return p.Swatch(p.Fill(c, outline)) }
+	return p.Legend([]chart.LegendEntry{
 		{Label: "send", Draw: bar(th.Send, p.oLine)},
 		{Label: "receive", Draw: bar(th.Receive, p.oLine)},
 		{Label: "compute", Draw: bar(th.Compute, false)},
 		{Label: "idle", Draw: bar(th.Idle, false)},
-		{Label: "round boundary", Draw: mark(p.ruleStyle())},
-		{Label: "T (steady state)", Draw: mark(p.steadyStyle())},
-		{Label: "makespan", Draw: mark(p.makespanStyle())},
+		{Label: "round boundary", Draw: p.Mark(p.ruleStyle())},
+		{Label: "T (steady state)", Draw: p.Mark(p.steadyStyle())},
+		{Label: "makespan", Draw: p.Mark(p.makespanStyle())},
 		{Label: "tasks held", Draw: bar(render.Mix(th.Panel, th.Compute, heldTint), false)},
 		{Label: "final load", Draw: func(b chart.Box) {
-			chart.Rect(p.l, b, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
-			p.vline(b.X0+0.7*b.W(), b.Y0-2*s, b.Y1+2*s, p.finalStyle())
+			p.Rect(b, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
+			p.VLine(b.X0+0.7*b.W(), b.Y0-2*s, b.Y1+2*s, p.finalStyle())
 		}},
 	})
 }
@@ -166,9 +126,9 @@ func (p *painter) legend() float64 {
 // arrange splits the body: the Gantt chart with the load bars beside its
 // lanes on top, the rounds plot under them.
 func (p *painter) arrange(top float64) {
-	z, s, r := p.z, p.s, p.r
-	W, H := p.l.W, p.l.H
-	body := chart.Box{X0: z.Pad, Y0: top, X1: W - z.Pad, Y1: H - z.Pad}
+	z, s, r := p.Sizes, p.S, p.r
+	W, H := p.L.W, p.L.H
+	body := p.Body(top)
 	gap := 2 * z.Pad
 	topH := math.Round(0.58 * (body.H() - gap))
 	if H > 1.3*W {
@@ -188,10 +148,10 @@ func (p *painter) arrange(top float64) {
 	barsW := math.Round(0.26 * body.W())
 	lanes := chart.Box{X0: body.X0 + labelW, Y0: body.Y0 + headerH, X1: body.X1 - barsW - gap, Y1: body.Y0 + topH - axisH}
 	lanes.Y1 = max(lanes.Y1, lanes.Y0+1)
-	p.gantt = lanes
+	p.Lanes = lanes
 	p.laneH = lanes.H() / float64(r.P)
-	p.labelX = lanes.X0 - 4*s
-	p.axisY = lanes.Y1
+	p.LabelX = lanes.X0 - 4*s
+	p.AxisY = lanes.Y1
 	p.bars = chart.Box{X0: lanes.X1 + gap, Y0: lanes.Y0, X1: body.X1, Y1: lanes.Y1}
 	// Room right of a full bar for its count.
 	p.barsEnd = p.bars.X1 - font.Width("888.8k", z.FSSmall, false) - 6*s
@@ -202,51 +162,37 @@ func (p *painter) arrange(top float64) {
 func (p *painter) labelWidth(names []string) float64 {
 	w := 0.0
 	for _, n := range names {
-		w = max(w, font.Width(n, p.z.FSSmall, false))
+		w = max(w, font.Width(n, p.FSSmall, false))
 	}
 	return w
 }
 
 // laneY is the centre of lane i.
-func (p *painter) laneY(i int) float64 { return p.gantt.Y0 + (float64(i)+0.5)*p.laneH }
+func (p *painter) laneY(i int) float64 { return p.Lanes.Y0 + (float64(i)+0.5)*p.laneH }
 
 // barH is the height of a lane's bars: most of the lane, all of it when
 // lanes are a couple of pixels, and no more than a thick bar.
-func (p *painter) barH() float64 {
-	if p.laneH < 3 {
-		return p.laneH
-	}
-	return min(p.laneH*0.72, 28*p.s)
-}
+func (p *painter) barH() float64 { return chart.BarH(p.laneH, 28*p.S) }
 
 // laneStride is every how many'th lane has a label: all of them where
 // the lanes are at least a text line high.
-func (p *painter) laneStride() int {
-	stride := 1
-	for float64(stride)*p.laneH < p.z.FSSmall*1.05 && stride < p.r.P {
-		stride *= 2
-	}
-	return stride
-}
+func (p *painter) laneStride() int { return p.LaneStride(p.laneH, p.r.P) }
 
 func (p *painter) laneNames(names []string) {
 	stride := p.laneStride()
 	for i, n := range names {
 		if i%stride == 0 {
-			p.text(p.labelX, p.laneY(i)+font.Ascent(p.z.FSSmall)/2-1, n, p.z.FSSmall, render.AlignRight, false, p.th.Muted)
+			p.LaneLabel(p.laneY(i), n, false, p.Th.Muted)
 		}
 	}
 }
-
-// x maps a time onto the Gantt's axis [0, End].
-func (p *painter) x(t float64) float64 { return p.gantt.X0 + t/p.r.End()*p.gantt.W() }
 
 // roundAt is the round the playhead is in: 1 until the first boundary,
 // R+1 (the last round's computation) after the last.
 func (p *painter) roundAt() int {
 	k := 1
 	for _, b := range p.r.rounds {
-		if b <= p.t {
+		if b <= p.Now {
 			k++
 		}
 	}
@@ -254,12 +200,12 @@ func (p *painter) roundAt() int {
 }
 
 func (p *painter) ganttPanel() {
-	r, th, z := p.r, p.th, p.z
+	r, th := p.r, p.Th
 	R := r.sch.R
 	k := p.roundAt()
 	var where string
 	switch {
-	case p.t >= r.end:
+	case p.Now >= r.end:
 		where = "done"
 	case len(r.rounds) == 0:
 		where = "no task moves" // a balanced load: the rounds are empty
@@ -275,17 +221,17 @@ func (p *painter) ganttPanel() {
 		fmt.Sprintf("Schedule, %s: makespan %s", where, scene.Seconds(r.sch.Makespan)),
 		"Schedule, " + where,
 	}
-	p.text(p.gantt.X0, p.header, chart.Fit(p.gantt.X1-p.gantt.X0, z.FS, true, head...), z.FS, render.AlignLeft, true, th.Ink)
-	chart.Rect(p.l, p.gantt, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
+	p.Header(p.Lanes.X0, p.header, p.Lanes.W(), head...)
+	p.Rect(p.Lanes, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
 
 	bh := p.barH()
 	for i, spans := range r.lanes {
 		yc := p.laneY(i)
 		for _, sp := range spans {
-			if sp.Start >= p.t {
+			if sp.Start >= p.Now {
 				break // spans are in time order
 			}
-			a, b := sp.Start, min(sp.End, p.t)
+			a, b := sp.Start, min(sp.End, p.Now)
 			if b <= a {
 				continue
 			}
@@ -294,30 +240,25 @@ func (p *painter) ganttPanel() {
 	}
 	p.roundRules()
 	// T, then the makespan, once the playhead reaches them.
-	if p.t >= r.st.T {
-		p.vline(p.x(r.st.T), p.gantt.Y0, p.gantt.Y1, p.steadyStyle())
+	if p.Now >= r.st.T {
+		p.VLine(p.X(r.st.T), p.Lanes.Y0, p.Lanes.Y1, p.steadyStyle())
 	}
-	if p.t >= r.sch.Makespan {
-		p.vline(p.x(r.sch.Makespan), p.gantt.Y0, p.gantt.Y1, p.makespanStyle())
+	if p.Now >= r.sch.Makespan {
+		p.VLine(p.X(r.sch.Makespan), p.Lanes.Y0, p.Lanes.Y1, p.makespanStyle())
 	}
-	// The playhead.
-	p.vline(p.x(p.t), p.gantt.Y0, p.axisY+4*p.s, render.Style{Stroke: th.Playhead, Width: 2 * p.s})
+	p.Playhead(p.Lanes.Y0)
 }
 
 // span draws part [a, b] of a span on a lane. Work gets at least a pixel,
 // so a short round stays visible on a long axis.
 func (p *painter) span(k trace.Kind, a, b, yc, bh float64) {
-	bx := chart.Box{X0: p.x(a), Y0: yc - bh/2, X1: p.x(b), Y1: yc + bh/2}
+	bx := chart.Box{X0: p.X(a), Y0: yc - bh/2, X1: p.X(b), Y1: yc + bh/2}
 	if k == trace.Idle {
-		chart.Rect(p.l, bx, render.Style{Fill: p.th.Idle})
+		p.Rect(bx, render.Style{Fill: p.Th.Idle})
 		return
 	}
 	bx.X1 = max(bx.X1, bx.X0+1)
-	st := render.Style{Fill: p.th.Kind(k)}
-	if k != trace.Compute && p.oLine && bx.W() >= 4*p.s {
-		st.Stroke, st.Width = p.th.Ink, max(1, 0.8*p.s)
-	}
-	chart.Rect(p.l, bx, st)
+	p.Rect(bx, p.Fill(p.Th.Kind(k), k != trace.Compute && p.oLine && bx.W() >= 4*p.S))
 }
 
 // roundRules draws the round boundaries the playhead has passed, across
@@ -328,52 +269,30 @@ func (p *painter) roundRules() {
 	r := p.r
 	p.ruleEvery = 1
 	if n := len(r.rounds); n > 0 {
-		perRule := p.gantt.W() / float64(n+1)
-		for perRule*float64(p.ruleEvery) < max(4, 5*p.s) {
+		perRule := p.Lanes.W() / float64(n+1)
+		for perRule*float64(p.ruleEvery) < max(4, 5*p.S) {
 			p.ruleEvery++
 		}
 	}
 	st := p.ruleStyle()
 	p.rules = p.rules[:0]
 	for i, b := range r.rounds {
-		if b > p.t {
+		if b > p.Now {
 			break
 		}
 		if (i+1)%p.ruleEvery != 0 {
 			continue
 		}
 		p.rules = append(p.rules, b)
-		p.vline(p.x(b), p.gantt.Y0, p.gantt.Y1, st)
+		p.VLine(p.X(b), p.Lanes.Y0, p.Lanes.Y1, st)
 	}
 }
 
-// timeTicks are the time axis ticks for this canvas: about one per
-// label's width and a half.
-func (p *painter) timeTicks() (ticks []float64, step float64) {
-	lw := font.Width("88.88", p.z.FSSmall, false)
-	n := int(p.gantt.W() / (lw * 2))
-	return chart.NiceTicks(0, p.r.End(), max(n, 1))
-}
-
+// timeAxis draws the Gantt's time axis, a tick about every two labels'
+// widths.
 func (p *painter) timeAxis() {
-	th, s, z := p.th, p.s, p.z
-	y := p.axisY
-	ticks, step := p.timeTicks()
-	for _, tk := range ticks {
-		x := p.x(tk)
-		p.vline(x, y, y+4*s, render.Style{Stroke: th.Muted, Width: 1})
-		p.tickLabel(x, y+4*s+font.Ascent(z.FSSmall)+2*s, chart.AxisLabel(tk, step), p.gantt.X0, p.gantt.X1)
-	}
-	capY := y + 4*s + z.FSSmall*1.4 + font.Ascent(z.FSSmall) + 2*s
-	p.text(p.gantt.X0, capY, chart.Fit(p.gantt.W(), z.FSSmall, false, "time (s)", "s"), z.FSSmall, render.AlignLeft, false, th.Muted)
-}
-
-// tickLabel centres an axis label under its tick, shifted inward where it
-// would leave the axis' extent [x0, x1] by more than a few pixels.
-func (p *painter) tickLabel(x, y float64, label string, x0, x1 float64) {
-	w := font.Width(label, p.z.FSSmall, false)
-	x = min(max(x, x0-2*p.s+w/2), x1+2*p.s-w/2)
-	p.text(x, y, label, p.z.FSSmall, render.AlignCenter, false, p.th.Muted)
+	ticks, step := p.TimeTicks("88.88", 2)
+	p.TimeAxis(ticks, func(t float64) string { return chart.AxisLabel(t, step) }, "time (s)", "s")
 }
 
 // tasks formats a task count: "62.5k", "600k", "850".
@@ -398,61 +317,61 @@ func (p *painter) barX(n float64) float64 {
 // playhead, the part computed solid, and its steady-state final load as a
 // tick.
 func (p *painter) loadBars() {
-	r, th, z, s := p.r, p.th, p.z, p.s
+	r, th, z, s := p.r, p.Th, p.Sizes, p.S
 	done := 0.0
 	for _, d := range p.done {
 		done += d
 	}
-	p.text(p.bars.X0, p.header, chart.Fit(p.bars.W(), z.FS, true,
+	p.Header(p.bars.X0, p.header, p.bars.W(),
 		fmt.Sprintf("Tasks held, %s of %s computed", tasks(done), tasks(r.total)),
 		fmt.Sprintf("Held, %s computed", tasks(done)),
-		"Tasks held"), z.FS, render.AlignLeft, true, th.Ink)
+		"Tasks held")
 	bh := p.barH()
 	tint := render.Mix(th.Panel, th.Compute, heldTint)
 	stride := p.laneStride()
 	for i := range r.P {
 		yc := p.laneY(i)
 		y0, y1 := yc-bh/2, yc+bh/2
-		chart.Rect(p.l, chart.Box{X0: p.bars.X0, Y0: y0, X1: p.barsEnd, Y1: y1}, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
+		p.Rect(chart.Box{X0: p.bars.X0, Y0: y0, X1: p.barsEnd, Y1: y1}, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
 		if h := p.held[i]; h > 0 {
-			chart.Rect(p.l, chart.Box{X0: p.bars.X0, Y0: y0, X1: p.barX(h), Y1: y1}, render.Style{Fill: tint})
+			p.Rect(chart.Box{X0: p.bars.X0, Y0: y0, X1: p.barX(h), Y1: y1}, render.Style{Fill: tint})
 		}
 		if d := p.done[i]; d > 0 {
-			chart.Rect(p.l, chart.Box{X0: p.bars.X0, Y0: y0, X1: p.barX(d), Y1: y1}, render.Style{Fill: th.Compute})
+			p.Rect(chart.Box{X0: p.bars.X0, Y0: y0, X1: p.barX(d), Y1: y1}, render.Style{Fill: th.Compute})
 		}
-		p.vline(p.barX(r.st.Final[i]), y0-2*s, y1+2*s, p.finalStyle())
+		p.VLine(p.barX(r.st.Final[i]), y0-2*s, y1+2*s, p.finalStyle())
 		if i%stride == 0 {
-			p.text(p.barsEnd+4*s, yc+font.Ascent(z.FSSmall)/2-1, tasks(p.held[i]), z.FSSmall, render.AlignLeft, false, th.Muted)
+			p.Text(p.barsEnd+4*s, yc+font.Ascent(z.FSSmall)/2-1, tasks(p.held[i]), z.FSSmall, render.AlignLeft, false, th.Muted)
 		}
 	}
 	// The scale under the bars, where the Gantt has its time axis.
-	y := p.axisY
+	y := p.AxisY
 	lw := font.Width("888k", z.FSSmall, false)
 	ticks, step := chart.NiceTicks(0, r.loadMax, max(1, int((p.barsEnd-p.bars.X0)/(lw*1.8))))
 	for _, tk := range ticks {
 		x := p.barX(tk)
-		p.vline(x, y, y+4*s, render.Style{Stroke: th.Muted, Width: 1})
+		p.VLine(x, y, y+4*s, render.Style{Stroke: th.Muted, Width: 1})
 		label := chart.AxisLabel(tk, step)
 		if step >= 1000 && tk != 0 {
 			label = chart.AxisLabel(tk/1000, step/1000) + "k"
 		}
-		p.tickLabel(x, y+4*s+font.Ascent(z.FSSmall)+2*s, label, p.bars.X0, p.bars.X1)
+		p.TickLabel(x, y+4*s+font.Ascent(z.FSSmall)+2*s, label, p.bars.X0, p.bars.X1)
 	}
 	capY := y + 4*s + z.FSSmall*1.4 + font.Ascent(z.FSSmall) + 2*s
-	p.text(p.bars.X0, capY, chart.Fit(p.bars.W(), z.FSSmall, false, "tasks (computed part solid)", "tasks"), z.FSSmall, render.AlignLeft, false, th.Muted)
+	p.Text(p.bars.X0, capY, chart.Fit(p.bars.W(), z.FSSmall, false, "tasks (computed part solid)", "tasks"), z.FSSmall, render.AlignLeft, false, th.Muted)
 }
 
 // The rounds plot's curves.
 func (p *painter) firstStyle() render.Style { // T/R
-	return render.Style{Stroke: p.th.Redundant, Width: 2 * p.s}
+	return render.Style{Stroke: p.Th.Redundant, Width: 2 * p.S}
 }
 
 func (p *painter) latencyStyle() render.Style { // α·R
-	return render.Style{Stroke: p.th.Adopted, Width: 2 * p.s}
+	return render.Style{Stroke: p.Th.Adopted, Width: 2 * p.S}
 }
 
 func (p *painter) sumStyle() render.Style { // T/R + α·R
-	return render.Style{Stroke: render.Fade(p.th.Ink, 0.45), Width: 6 * p.s}
+	return render.Style{Stroke: render.Fade(p.Th.Ink, 0.45), Width: 6 * p.S}
 }
 
 // plotRange is the rounds plot's axes: R from 1 to past both the slider's
@@ -475,11 +394,11 @@ func (r *run) plotRange() (xMax, yLo, yHi float64) {
 // sum, the formula's excess over T, least at R*; the current R with the
 // formula's value and the simulated makespan's excess over T.
 func (p *painter) roundsPlot() {
-	r, th, z, s := p.r, p.th, p.z, p.s
+	r, th, z, s := p.r, p.Th, p.Sizes, p.S
 	mb := p.plotBox
 	T, alpha, R := r.st.T, r.in.Latency, r.sch.R
 	rowH := z.FS * 1.6
-	p.text(mb.X0, chart.Baseline(mb.Y0, rowH, z.FS), chart.Fit(mb.W(), z.FS, true,
+	p.Text(mb.X0, chart.Baseline(mb.Y0, rowH, z.FS), chart.Fit(mb.W(), z.FS, true,
 		fmt.Sprintf("Rounds: T + T/R + α·R = %s at %s, least at R* = √(T/α) = %d (%s)", scene.Seconds(r.formula), p.rLabel(), r.best, scene.Seconds(r.bestVal)),
 		fmt.Sprintf("T + T/R + α·R = %s at R = %d; R* = %d", scene.Seconds(r.formula), R, r.best),
 		fmt.Sprintf("R = %d, R* = %d", R, r.best)), z.FS, render.AlignLeft, true, th.Ink)
@@ -498,15 +417,15 @@ func (p *painter) roundsPlot() {
 		}
 		mid := y + krow/2
 		draw(kx, kx+sw, mid)
-		p.text(kx+sw+5*s, chart.Baseline(y, krow, z.FSSmall), chart.Fit(room, z.FSSmall, false, labels...), z.FSSmall, render.AlignLeft, false, th.Ink)
+		p.Text(kx+sw+5*s, chart.Baseline(y, krow, z.FSSmall), chart.Fit(room, z.FSSmall, false, labels...), z.FSSmall, render.AlignLeft, false, th.Ink)
 		y += krow
 	}
 	line := func(st render.Style) func(x0, x1, mid float64) {
-		return func(x0, x1, mid float64) { p.hline(x0, x1, mid, st) }
+		return func(x0, x1, mid float64) { p.HLine(x0, x1, mid, st) }
 	}
 	dot := func(fill, stroke color.RGBA) func(x0, x1, mid float64) {
 		return func(x0, x1, mid float64) {
-			p.l.Add(render.Circle{Center: render.Point{X: (x0 + x1) / 2, Y: mid}, R: 4 * s, Style: render.Style{Fill: fill, Stroke: stroke, Width: max(1, 1.5*s)}})
+			p.L.Add(render.Circle{Center: render.Point{X: (x0 + x1) / 2, Y: mid}, R: 4 * s, Style: render.Style{Fill: fill, Stroke: stroke, Width: max(1, 1.5*s)}})
 		}
 	}
 	key(line(p.firstStyle()), fmt.Sprintf("T/R = %s: a round that only communicates", scene.Seconds(T/float64(R))), "T/R = "+scene.Seconds(T/float64(R)), "T/R")
@@ -528,7 +447,7 @@ func (p *painter) roundsPlot() {
 	if plot.H() < 10 || plot.W() < 10 {
 		return
 	}
-	chart.Rect(p.l, plot, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
+	p.Rect(plot, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
 	lx0, lx1 := 0.0, math.Log10(xMax)
 	ly0, ly1 := math.Log10(yLo), math.Log10(yHi)
 	xOf := func(R float64) float64 { return plot.X0 + (math.Log10(R)-lx0)/(lx1-lx0)*plot.W() }
@@ -541,21 +460,21 @@ func (p *painter) roundsPlot() {
 	for i, v := range yt {
 		yy := yOf(v)
 		if i > 0 && i < len(yt)-1 {
-			p.hline(plot.X0, plot.X1, yy, render.Style{Stroke: th.Rule, Width: 1})
+			p.HLine(plot.X0, plot.X1, yy, render.Style{Stroke: th.Rule, Width: 1})
 		}
 		if i%yEvery == 0 {
-			p.text(plot.X0-4*s, yy+font.Ascent(z.FSSmall)/2-1, scene.Seconds(v), z.FSSmall, render.AlignRight, false, th.Muted)
+			p.ValueLabel(plot.X0-4*s, yy, scene.Seconds(v))
 		}
 	}
 	for _, v := range decades(1, xMax) {
 		xx := xOf(v)
 		if v > 1 && v < xMax {
-			p.vline(xx, plot.Y0, plot.Y1, render.Style{Stroke: th.Rule, Width: 1})
+			p.VLine(xx, plot.Y0, plot.Y1, render.Style{Stroke: th.Rule, Width: 1})
 		}
-		p.vline(xx, plot.Y1, plot.Y1+4*s, render.Style{Stroke: th.Muted, Width: 1})
-		p.tickLabel(xx, plot.Y1+4*s+font.Ascent(z.FSSmall)+2*s, num(v), plot.X0, plot.X1)
+		p.VLine(xx, plot.Y1, plot.Y1+4*s, render.Style{Stroke: th.Muted, Width: 1})
+		p.TickLabel(xx, plot.Y1+4*s+font.Ascent(z.FSSmall)+2*s, num(v), plot.X0, plot.X1)
 	}
-	p.text(plot.X0, plot.Y1+4*s+z.FSSmall*1.4+font.Ascent(z.FSSmall)+2*s, chart.Fit(plot.W(), z.FSSmall, false,
+	p.Text(plot.X0, plot.Y1+4*s+z.FSSmall*1.4+font.Ascent(z.FSSmall)+2*s, chart.Fit(plot.W(), z.FSSmall, false,
 		"rounds R (log); time above T (log)", "rounds R", "R"), z.FSSmall, render.AlignLeft, false, th.Muted)
 
 	// The curves, clipped to the plot: T/R and α·R are straight lines on
@@ -572,7 +491,7 @@ func (p *painter) roundsPlot() {
 			pts = append(pts, render.Point{X: xOf(x), Y: yOf(v)})
 		}
 		if len(pts) > 1 {
-			p.l.Add(render.Polyline{Points: pts, Style: st})
+			p.L.Add(render.Polyline{Points: pts, Style: st})
 		}
 	}
 	// The sum under its parts, so where it runs along one both show.
@@ -583,16 +502,16 @@ func (p *painter) roundsPlot() {
 	// R*, then the current R with the formula's value on the sum and the
 	// simulated excess (at the plot's floor if it is below it).
 	if b := float64(r.best); b >= 1 && b <= xMax {
-		p.vline(xOf(b), plot.Y0, plot.Y1, p.steadyStyle())
+		p.VLine(xOf(b), plot.Y0, plot.Y1, p.steadyStyle())
 	}
 	xr := xOf(float64(R))
-	p.vline(xr, plot.Y0, plot.Y1, render.Style{Stroke: render.Fade(th.Ink, 0.5), Width: max(1, s)})
-	p.l.Add(render.Circle{Center: render.Point{X: xr, Y: yOf(r.formula - T)}, R: 4.5 * s, Style: render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, 1.5*s)}})
+	p.VLine(xr, plot.Y0, plot.Y1, render.Style{Stroke: render.Fade(th.Ink, 0.5), Width: max(1, s)})
+	p.L.Add(render.Circle{Center: render.Point{X: xr, Y: yOf(r.formula - T)}, R: 4.5 * s, Style: render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, 1.5*s)}})
 	oy := plot.Y1
 	if over > yLo {
 		oy = yOf(min(over, yHi))
 	}
-	p.l.Add(render.Circle{Center: render.Point{X: xr, Y: oy}, R: 4 * s, Style: render.Style{Fill: th.Critical, Stroke: th.Panel, Width: max(1, s)}})
+	p.L.Add(render.Circle{Center: render.Point{X: xr, Y: oy}, R: 4 * s, Style: render.Style{Fill: th.Critical, Stroke: th.Panel, Width: max(1, s)}})
 }
 
 // decades are the powers of ten from lo to hi (both powers of ten).

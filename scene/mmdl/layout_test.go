@@ -27,7 +27,7 @@ func spanRects(l render.List, p *painter) []chart.Box {
 	var out []chart.Box
 	for _, it := range l.Items {
 		r, ok := it.(render.Rect)
-		if !ok || !inside(r.Min, p.gantt, 0) || !inside(r.Max, p.gantt, 0) || r.Fill == p.th.Panel || r.Fill.A == 0 {
+		if !ok || !inside(r.Min, p.Lanes, 0) || !inside(r.Max, p.Lanes, 0) || r.Fill == p.Th.Panel || r.Fill.A == 0 {
 			continue
 		}
 		out = append(out, rectBox(r))
@@ -41,12 +41,12 @@ func TestOneLanePerProcessor(t *testing.T) {
 	for _, set := range []map[string]string{nil, {"load": "4", "procset": "1"}, {"rounds": "100"}, {"load": "1", "procset": "1", "rounds": "1"}} {
 		r := build(t, set)
 		l, p := r.paint(r.End(), v960)
-		if want := p.gantt.H() / 8; math.Abs(p.laneH-want) > 1e-9 {
+		if want := p.Lanes.H() / 8; math.Abs(p.laneH-want) > 1e-9 {
 			t.Errorf("%v: lanes %v high, want a P = 8th of the chart (%v)", set, p.laneH, want)
 		}
 		lanes := map[int]int{}
 		for _, b := range spanRects(l, p) {
-			y := (b.Y0+b.Y1)/2 - p.gantt.Y0
+			y := (b.Y0+b.Y1)/2 - p.Lanes.Y0
 			li := int(math.Floor(y / p.laneH))
 			if math.Abs(y-(float64(li)+0.5)*p.laneH) > 1e-6 || li < 0 || li >= 8 {
 				t.Errorf("%v: bar %v not centred on a lane", set, b)
@@ -66,7 +66,7 @@ func ruleLines(l render.List, p *painter) []render.Line {
 	for _, it := range l.Items {
 		ln, ok := it.(render.Line)
 		if ok && ln.Stroke == st.Stroke && ln.Width == st.Width && ln.From.X == ln.To.X &&
-			ln.From.Y == p.gantt.Y0 && ln.To.Y == p.gantt.Y1 {
+			ln.From.Y == p.Lanes.Y0 && ln.To.Y == p.Lanes.Y1 {
 			out = append(out, ln)
 		}
 	}
@@ -88,8 +88,8 @@ func TestRoundRules(t *testing.T) {
 			continue
 		}
 		for i, ln := range rules {
-			if math.Abs(ln.From.X-p.x(r.rounds[i])) > 1e-9 {
-				t.Errorf("R = %d: rule %d at x=%v, want boundary %v at %v", R, i, ln.From.X, r.rounds[i], p.x(r.rounds[i]))
+			if math.Abs(ln.From.X-p.X(r.rounds[i])) > 1e-9 {
+				t.Errorf("R = %d: rule %d at x=%v, want boundary %v at %v", R, i, ln.From.X, r.rounds[i], p.X(r.rounds[i]))
 			}
 		}
 		// Halfway between the first two boundaries only the first is up.
@@ -114,15 +114,15 @@ func TestRoundRules(t *testing.T) {
 // longer) on the bars' scale.
 func heldTasks(t *testing.T, l render.List, p *painter) []float64 {
 	t.Helper()
-	tint := render.Mix(p.th.Panel, p.th.Compute, heldTint)
+	tint := render.Mix(p.Th.Panel, p.Th.Compute, heldTint)
 	held := make([]float64, p.r.P)
 	found := make([]bool, p.r.P)
 	for _, it := range l.Items {
 		rc, ok := it.(render.Rect)
-		if !ok || (rc.Fill != tint && rc.Fill != p.th.Compute) || !inside(rc.Min, p.bars, 0) || !inside(rc.Max, p.bars, 0) {
+		if !ok || (rc.Fill != tint && rc.Fill != p.Th.Compute) || !inside(rc.Min, p.bars, 0) || !inside(rc.Max, p.bars, 0) {
 			continue
 		}
-		i := int(math.Floor(((rc.Min.Y+rc.Max.Y)/2 - p.gantt.Y0) / p.laneH))
+		i := int(math.Floor(((rc.Min.Y+rc.Max.Y)/2 - p.Lanes.Y0) / p.laneH))
 		n := (rc.Max.X - rc.Min.X) / (p.barsEnd - p.bars.X0) * p.r.loadMax
 		if rc.Fill == tint || n > held[i] {
 			held[i] = max(held[i], n)
@@ -183,9 +183,9 @@ func TestPlayheadHidesFuture(t *testing.T) {
 	for _, frac := range []float64{0, 0.1, 0.33, 0.7, 0.95} {
 		tt := r.End() * frac
 		l, p := r.paint(tt, v960)
-		limit := p.x(tt) + 1 + 1e-9
+		limit := p.X(tt) + 1 + 1e-9
 		in := func(pt render.Point) bool {
-			return inside(pt, chart.Box{X0: p.gantt.X0, Y0: p.gantt.Y0 + 0.5, X1: p.gantt.X1, Y1: p.gantt.Y1 - 0.5}, 0)
+			return inside(pt, chart.Box{X0: p.Lanes.X0, Y0: p.Lanes.Y0 + 0.5, X1: p.Lanes.X1, Y1: p.Lanes.Y1 - 0.5}, 0)
 		}
 		for _, it := range l.Items {
 			var pts []render.Point

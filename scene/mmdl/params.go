@@ -1,7 +1,6 @@
 package mmdl
 
 import (
-	"errors"
 	"strconv"
 
 	"commlab/engine/mmdl"
@@ -71,24 +70,9 @@ func Fields() []scene.Field {
 func Instance(v scene.Values) (mmdl.Instance, error) {
 	in, err := mmdl.Preset(v.Int(KeyProcSet), v[KeyLoad], v.Bool(KeyCalibrated))
 	if err != nil {
-		return in, fieldError(err, v)
+		return in, scene.EngineError[mmdl.RangeError](err, v)
 	}
 	in.Latency = v.Float(KeyLatency)
 	in.Throughput = v.Float(KeyThroughput)
-	return in, fieldError(in.Validate(), v)
-}
-
-// fieldError maps an engine RangeError onto the page's FieldError for the
-// same key (the scene's keys are the engine's names). A field the scene
-// does not show (a preset's clock rates or loads) keeps the engine's name.
-func fieldError(err error, v scene.Values) error {
-	var re *mmdl.RangeError
-	if errors.As(err, &re) {
-		val, ok := v[re.Field]
-		if !ok {
-			val = re.Value
-		}
-		return &scene.FieldError{Key: re.Field, Value: val, Want: re.Want}
-	}
-	return err
+	return in, scene.EngineError[mmdl.RangeError](in.Validate(), v)
 }

@@ -48,33 +48,45 @@ func (Scene) Info() scene.Info {
 // Fields are the presets, the schedule, the round count and the link.
 func (Scene) Fields() []scene.Field { return Fields() }
 
+// checked is the scene's checked build (scene.Checked): the engine's range
+// errors become *scene.FieldError on the scene's keys, which are the
+// engine's names.
+var checked = scene.Checked{
+	Fields: Fields,
+	Model: func(v scene.Values) (scene.Model, error) {
+		in, err := Instance(v)
+		return &model{in}, err
+	},
+	Errors: scene.EngineError[mmdl.RangeError],
+}
+
+// model is what the fields set (scene.Model): the paper's preset with the
+// link from the controls.
+type model struct{ in mmdl.Instance }
+
 // Build checks every value (a bad one is a *scene.FieldError naming its
 // field, even when a caller skipped parsing), solves the steady state and
 // simulates the round schedule, R rounds or the scheduler's choice.
-func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
-	return sc.BuildProgress(v, seed, nil)
-}
+func (Scene) Build(v scene.Values, seed uint64) (scene.Run, error) { return checked.Build(v, seed) }
 
 // BuildProgress is Build telling pr the fraction done: with rounds = 0 the
 // scheduler tries many round counts (mmdl.ChooseRoundsProgress), the
 // scene's one long build (scene.Progressive).
-func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
-	if err := scene.CheckValues(sc.Fields(), v); err != nil {
-		return nil, err
-	}
-	// The model is deterministic: seed is not used.
-	_ = seed
-	in, err := Instance(v)
-	if err != nil {
-		return nil, err
-	}
+func (Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
+	return checked.BuildProgress(v, seed, pr)
+}
+
+// Run is the scene's build once the values are checked. The model is
+// deterministic: the seed is not used.
+func (m *model) Run(v scene.Values, _ uint64, pr progress.Func) (scene.Run, error) {
+	in := m.in
 	st, err := mmdl.SteadyState(in)
 	if err != nil {
-		return nil, fieldError(err, v)
+		return nil, err
 	}
 	sched, err := mmdl.ParseSched(v[KeySchedule])
 	if err != nil {
-		return nil, fieldError(err, v)
+		return nil, err
 	}
 	var sch *mmdl.Schedule
 	if R := v.Int(KeyRounds); R > 0 {
@@ -83,7 +95,7 @@ func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (sc
 		_, sch, err = mmdl.ChooseRoundsProgress(in, st, sched, pr)
 	}
 	if err != nil {
-		return nil, fieldError(err, v)
+		return nil, err
 	}
 	r := &run{
 		in: in, st: st, sch: sch,
@@ -153,7 +165,7 @@ func (r *run) prepare() error {
 	r.lanes = make([][]trace.Span, r.P)
 	for _, s := range r.tr.Spans {
 		if s.Lane < 0 || s.Lane >= r.P {
-			return fmt.Errorf("mmdl scene: span on lane %d of %d", s.Lane, r.P)
+			return fmt.Errorf("span on lane %d of %d", s.Lane, r.P)
 		}
 		r.lanes[s.Lane] = append(r.lanes[s.Lane], s)
 	}

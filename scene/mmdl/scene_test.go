@@ -73,14 +73,14 @@ func TestBadValuesNameTheField(t *testing.T) {
 // scene's own checks) comes back on the engine's field name.
 func TestEngineErrorsBecomeFieldErrors(t *testing.T) {
 	v := values(nil)
-	err := fieldError(&mmdl.RangeError{Field: "latency", Value: "5", Want: "seconds in [0, 1000]"}, v)
+	err := checked.Errors(&mmdl.RangeError{Field: "latency", Value: "5", Want: "seconds in [0, 1000]"}, v)
 	var fe *scene.FieldError
 	if !errors.As(err, &fe) || fe.Key != "latency" || fe.Value != v[KeyLatency] {
-		t.Errorf("fieldError = %v, want latency with the page's value", err)
+		t.Errorf("checked.Errors = %v, want latency with the page's value", err)
 	}
-	err = fieldError(&mmdl.RangeError{Field: "mhz[3]", Value: "0", Want: "a clock rate"}, v)
+	err = checked.Errors(&mmdl.RangeError{Field: "mhz[3]", Value: "0", Want: "a clock rate"}, v)
 	if !errors.As(err, &fe) || fe.Key != "mhz[3]" || fe.Value != "0" {
-		t.Errorf("fieldError = %v, want the engine's own field and value", err)
+		t.Errorf("checked.Errors = %v, want the engine's own field and value", err)
 	}
 }
 

@@ -2,20 +2,19 @@ package nbc
 
 import (
 	"commlab/engine/cost"
-	"commlab/engine/nbc"
+	enbc "commlab/engine/nbc"
 	"commlab/scene"
 )
 
 // Estimate is what Build will take for v (parsed): its two traced runs
-// (TCC and the LibNBC contrast), each nbc.Estimate with its trace.
-func (Scene) Estimate(v scene.Values) (cost.Cost, error) {
-	pt, pf, err := Params(v)
-	if err != nil {
-		return cost.Cost{}, err
-	}
+// (TCC and the LibNBC contrast), each enbc.Estimate with its trace.
+func (Scene) Estimate(v scene.Values) (cost.Cost, error) { return checked.Estimate(v) }
+
+// Cost is Estimate once the values are checked.
+func (m *model) Cost(scene.Values) (cost.Cost, error) {
 	var c cost.Cost
-	for _, p := range []nbc.Params{pt, pf} {
-		e := nbc.Estimate(p)
+	for _, p := range []enbc.Params{m.tcc, m.nbcf} {
+		e := enbc.Estimate(p)
 		// Tracing: about a record per event, half again the time.
 		e.Spans = e.Events
 		e.Bytes *= 2

@@ -29,4 +29,8 @@
 // Numbers (TCC's total, baseline and speedup, its parts, the blocked
 // enqueues, and LibNBC's total and speedup) do not depend on the view.
 // The model is deterministic: the seed is not used. Times are in seconds.
+//
+// The engine's package has this package's name; it is imported as enbc,
+// so that enbc.Params is the engine's parameters and Params this scene's
+// reading of them from the page's values.
 package nbc

@@ -145,7 +145,7 @@ func TestPlayheadHidesFuture(t *testing.T) {
 		for _, frac := range []float64{0, 0.1, 0.4, 0.8} {
 			tt := r.End() * frac
 			l, p := r.paint(tt, v960)
-			limit := p.x(tt) + 1 + 1e-9
+			limit := p.X(tt) + 1 + 1e-9
 			for _, pl := range p.panels {
 				in := func(pt render.Point) bool {
 					return scenetest.Inside(pt, box{X0: pl.plot.X0, Y0: pl.plot.Y0 + 0.5, X1: pl.plot.X1, Y1: pl.plot.Y1 - 0.5}, 0)

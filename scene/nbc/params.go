@@ -1,15 +1,14 @@
 package nbc
 
 import (
-	"errors"
 	"fmt"
 
-	"commlab/engine/nbc"
+	enbc "commlab/engine/nbc"
 	"commlab/scene"
 )
 
 // The scene's URL keys. The model's keys are the engine's JSON names
-// (nbc.Params), so a page URL, a gen-report flag and an engine error name
+// (enbc.Params), so a page URL, a gen-report flag and an engine error name
 // a parameter alike.
 const (
 	KeyQueue         = "queue"
@@ -63,13 +62,13 @@ const (
 // Fields are the controls: the queue and the workload, the node's threads,
 // LibNBC's progress-call frequency (for the contrast view) and the view.
 func Fields() []scene.Field {
-	d := nbc.Default()
+	d := enbc.Default()
 	return []scene.Field{
 		{Key: KeyQueue, Label: "queue", Help: "TCC handle queue capacity (slots of the ring)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxQueue, Default: fmt.Sprint(DefaultQueue)},
-		{Key: KeyCollectives, Label: "collectives", Help: "non-blocking alltoalls issued before the matrix-vector product", Kind: scene.Int, Type: "int", Min: 1, Max: nbc.MaxCollectives, Default: fmt.Sprint(DefaultCollectives)},
+		{Key: KeyCollectives, Label: "collectives", Help: "non-blocking alltoalls issued before the matrix-vector product", Kind: scene.Int, Type: "int", Min: 1, Max: enbc.MaxCollectives, Default: fmt.Sprint(DefaultCollectives)},
 		{Key: KeyMsg, Label: "message", Unit: "B", Help: "alltoall message size per destination, in bytes (eager up to 262144 B, rendezvous above)", Kind: scene.Float, Type: "float", Min: MinMsg, Max: MaxMsg, Log: true, Default: fmt.Sprint(DefaultMsg)},
 		{Key: KeyNodes, Label: "nodes", Help: "nodes, one MPI rank each", Kind: scene.Int, Type: "int", Min: 2, Max: MaxNodes, Log: true, Default: fmt.Sprint(DefaultNodes)},
-		{Key: KeyMatrix, Label: "matrix n", Help: "n of the n × n matrix of the matrix-vector product (rows split over ranks and threads)", Kind: scene.Int, Type: "int", Min: MinMatrix, Max: nbc.MaxMatrix, Log: true, Default: fmt.Sprint(DefaultMatrix)},
+		{Key: KeyMatrix, Label: "matrix n", Help: "n of the n × n matrix of the matrix-vector product (rows split over ranks and threads)", Kind: scene.Int, Type: "int", Min: MinMatrix, Max: enbc.MaxMatrix, Log: true, Default: fmt.Sprint(DefaultMatrix)},
 		{Key: KeyCores, Label: "cores", Help: "cores per node (the paper: 16); the progress thread takes one unless oversubscribed", Kind: scene.Int, Type: "int", Min: 2, Max: MaxCores, Default: fmt.Sprint(d.Cores)},
 		{Key: KeyOversubscribe, Label: "oversubscribe", Help: "as many compute threads as cores, the progress thread sharing a core (16+1 instead of 15+1)", Kind: scene.Bool, Type: "bool", Default: "0"},
 		{Key: KeyTestEvery, Label: "test every", Help: "LibNBC: one progress call (NBC_Test) per this many outer-loop iterations of each compute thread", Kind: scene.Int, Type: "int", Min: 1, Max: 10000, Log: true, Default: fmt.Sprint(d.TestEvery)},
@@ -82,9 +81,9 @@ func Fields() []scene.Field {
 // (NBCF-ovlp-test): the same workload, every other model constant the
 // engine's default. A value the engine rejects comes back as a
 // *scene.FieldError on the field to change.
-func Params(v scene.Values) (tcc, nbcf nbc.Params, err error) {
-	tcc = nbc.Default()
-	tcc.Method = nbc.TCC
+func Params(v scene.Values) (tcc, nbcf enbc.Params, err error) {
+	tcc = enbc.Default()
+	tcc.Method = enbc.TCC
 	tcc.QueueCap = v.Int(KeyQueue)
 	tcc.Collectives = v.Int(KeyCollectives)
 	tcc.Msg = v.Float(KeyMsg)
@@ -94,24 +93,9 @@ func Params(v scene.Values) (tcc, nbcf nbc.Params, err error) {
 	tcc.Oversubscribe = v.Bool(KeyOversubscribe)
 	tcc.TestEvery = v.Int(KeyTestEvery)
 	nbcf = tcc
-	nbcf.Method = nbc.NBCFTest
+	nbcf.Method = enbc.NBCFTest
 	if err = tcc.Validate(); err == nil {
 		err = nbcf.Validate()
 	}
-	return tcc, nbcf, fieldError(err, v)
-}
-
-// fieldError maps an engine RangeError onto the page's FieldError for the
-// same key (the scene's keys are the engine's names). A field the scene
-// does not show (a model constant) keeps the engine's name.
-func fieldError(err error, v scene.Values) error {
-	var re *nbc.RangeError
-	if errors.As(err, &re) {
-		val, ok := v[re.Field]
-		if !ok {
-			val = re.Value
-		}
-		return &scene.FieldError{Key: re.Field, Value: val, Want: re.Want}
-	}
-	return err
+	return tcc, nbcf, scene.EngineError[enbc.RangeError](err, v)
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"commlab/engine/nbc"
+	enbc "commlab/engine/nbc"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/internal/permsort"
@@ -42,36 +42,48 @@ func (Scene) Info() scene.Info {
 // Fields are the queue, the workload, the threads and the view.
 func (Scene) Fields() []scene.Field { return Fields() }
 
+// model is what the fields set (scene.Model): the engine's parameters for
+// the two runs the scene draws, TCC and LibNBC with the progress function
+// called during the computation (NBCF-ovlp-test), on the same workload.
+type model struct{ tcc, nbcf enbc.Params }
+
+// checked is the scene's checked build (scene.Checked): the engine's range
+// errors become *scene.FieldError on the scene's keys, which are the
+// engine's names.
+var checked = scene.Checked{
+	Fields: Fields,
+	Model: func(v scene.Values) (scene.Model, error) {
+		tcc, nbcf, err := Params(v)
+		return &model{tcc, nbcf}, err
+	},
+	Errors: scene.EngineError[enbc.RangeError],
+}
+
 // Build checks every value (a bad one is a *scene.FieldError naming its
 // field, even when a caller skipped parsing) and runs the engine twice on
 // the same workload, TCC and NBCF-ovlp-test, each with a trace: the
 // numbers are both runs' whatever the view, so switching the view does not
 // change them.
-func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
-	return sc.BuildProgress(v, seed, nil)
-}
+func (Scene) Build(v scene.Values, seed uint64) (scene.Run, error) { return checked.Build(v, seed) }
 
 // BuildProgress is Build telling pr the fraction done, half for each
-// method's run (nbc.RunProgress; scene.Progressive).
-func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
-	if err := scene.CheckValues(sc.Fields(), v); err != nil {
-		return nil, err
-	}
-	// The model is deterministic: seed is not used.
-	_ = seed
-	pt, pf, err := Params(v)
-	if err != nil {
-		return nil, err
-	}
-	r := &run{p: pt, view: v[KeyView]}
-	for i, p := range []nbc.Params{pt, pf} {
+// method's run (enbc.RunProgress; scene.Progressive).
+func (Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
+	return checked.BuildProgress(v, seed, pr)
+}
+
+// Run is the scene's build once the values are checked. The model is
+// deterministic: the seed is not used.
+func (m *model) Run(v scene.Values, _ uint64, pr progress.Func) (scene.Run, error) {
+	r := &run{p: m.tcc, view: v[KeyView]}
+	for i, p := range []enbc.Params{m.tcc, m.nbcf} {
 		tr := new(trace.Trace)
-		res, err := nbc.RunProgress(p, tr, pr.Part(float64(i)/2, float64(i+1)/2))
+		res, err := enbc.RunProgress(p, tr, pr.Part(float64(i)/2, float64(i+1)/2))
 		if err != nil {
-			return nil, fieldError(err, v)
+			return nil, err
 		}
-		if err := nbc.ValidateHandles(res.Events); err != nil {
-			return nil, fmt.Errorf("tcc scene: %s handles: %w", p.Method, err)
+		if err := enbc.ValidateHandles(res.Events); err != nil {
+			return nil, fmt.Errorf("%s handles: %w", p.Method, err)
 		}
 		r.tl[i] = newTimeline(p.Method, res, tr)
 	}
@@ -81,7 +93,7 @@ func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (sc
 
 // run is one built scene: both timelines, and the ones the view shows.
 type run struct {
-	p    nbc.Params // TCC's
+	p    enbc.Params // TCC's
 	view string
 	tl   [2]*timeline // TCC, NBCF-ovlp-test
 	// shown are the timelines the Gantt draws, top first.

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"commlab/engine/nbc"
+	enbc "commlab/engine/nbc"
 	"commlab/scene"
 	"commlab/scene/scenetest"
 )
@@ -28,12 +28,12 @@ func TestInfoAndFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := nbc.Default()
+	d := enbc.Default()
 	d.QueueCap, d.Collectives, d.Nodes, d.Msg, d.Matrix = DefaultQueue, DefaultCollectives, DefaultNodes, DefaultMsg, DefaultMatrix
 	if tcc != d {
 		t.Errorf("TCC params %+v, want %+v", tcc, d)
 	}
-	d.Method = nbc.NBCFTest
+	d.Method = enbc.NBCFTest
 	if nbcf != d {
 		t.Errorf("NBCF params %+v, want %+v", nbcf, d)
 	}
@@ -52,11 +52,11 @@ func TestNumbersAreTheEngines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rt, err := nbc.Run(tcc, nil)
+		rt, err := enbc.Run(tcc, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rf, err := nbc.Run(nbcf, nil)
+		rf, err := enbc.Run(nbcf, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,17 +64,17 @@ func TestNumbersAreTheEngines(t *testing.T) {
 		at := map[int]float64{}
 		for _, e := range rt.Events {
 			switch e.Kind {
-			case nbc.Block:
+			case enbc.Block:
 				blocked++
 				at[e.Handle] = e.Time
-			case nbc.Enqueue:
+			case enbc.Enqueue:
 				if b, ok := at[e.Handle]; ok {
 					blockedTime += e.Time - b
 				}
 			}
 		}
 		for _, e := range rf.Events {
-			if e.Kind == nbc.Progress {
+			if e.Kind == enbc.Progress {
 				calls++
 			}
 		}
@@ -137,7 +137,7 @@ func TestEndAndSteps(t *testing.T) {
 		for _, tl := range r.shown {
 			for _, e := range tl.res.Events {
 				switch e.Kind {
-				case nbc.Issue, nbc.Dequeue, nbc.Done, nbc.WaitReturn:
+				case enbc.Issue, enbc.Dequeue, enbc.Done, enbc.WaitReturn:
 					if _, ok := slices.BinarySearch(st, e.Time); !ok {
 						t.Errorf("%s: %s of h%d at %v is not a step", view, e.Kind, e.Handle, e.Time)
 					}
@@ -183,13 +183,13 @@ func TestBadValuesNameTheField(t *testing.T) {
 // the engine refuses comes back on the engine's key (here a model
 // constant, sockets > cores, which no control shows).
 func TestEngineRangeErrorMapsToField(t *testing.T) {
-	err := fieldError(&nbc.RangeError{Field: "cores", Value: "1", Want: "an integer in [2, 256]"}, values(map[string]string{"cores": "1"}))
+	err := checked.Errors(&enbc.RangeError{Field: "cores", Value: "1", Want: "an integer in [2, 256]"}, values(map[string]string{"cores": "1"}))
 	var fe *scene.FieldError
 	if !errors.As(err, &fe) || fe.Key != "cores" || fe.Value != "1" || fe.Want != "an integer in [2, 256]" {
-		t.Errorf("fieldError = %#v", err)
+		t.Errorf("checked.Errors = %#v", err)
 	}
-	err = fieldError(&nbc.RangeError{Field: "sockets", Value: "3", Want: "an integer in [1, 2]"}, values(nil))
+	err = checked.Errors(&enbc.RangeError{Field: "sockets", Value: "3", Want: "an integer in [1, 2]"}, values(nil))
 	if !errors.As(err, &fe) || fe.Key != "sockets" || fe.Value != "3" {
-		t.Errorf("fieldError on a hidden constant = %#v", err)
+		t.Errorf("checked.Errors on a hidden constant = %#v", err)
 	}
 }

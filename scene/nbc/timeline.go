@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"commlab/engine/nbc"
+	enbc "commlab/engine/nbc"
 	"commlab/engine/trace"
 	"commlab/internal/permsort"
 )
@@ -20,8 +20,8 @@ type handle struct {
 // timeline is one method's run as a frame draws it: the handles, the
 // progress calls, and rank 0's threads as lanes.
 type timeline struct {
-	method  nbc.Method
-	res     nbc.Result
+	method  enbc.Method
+	res     enbc.Result
 	tr      *trace.Trace
 	handles []handle
 	// progress holds the times of the main thread's progress calls
@@ -44,7 +44,7 @@ type timeline struct {
 }
 
 // newTimeline sorts a run's events and trace into what frames need.
-func newTimeline(m nbc.Method, res nbc.Result, tr *trace.Trace) *timeline {
+func newTimeline(m enbc.Method, res enbc.Result, tr *trace.Trace) *timeline {
 	tl := &timeline{method: m, res: res, tr: tr, prog: -1, net: -1, finalize: [2]float64{-1, -1}}
 	for _, e := range res.Events {
 		if e.Handle >= 0 {
@@ -57,27 +57,27 @@ func newTimeline(m nbc.Method, res nbc.Result, tr *trace.Trace) *timeline {
 			h = &tl.handles[e.Handle]
 		}
 		switch e.Kind {
-		case nbc.Issue:
+		case enbc.Issue:
 			h.issue = e.Time
-		case nbc.Block:
+		case enbc.Block:
 			h.block = e.Time
-		case nbc.Enqueue:
+		case enbc.Enqueue:
 			h.enqueue, h.slot = e.Time, e.Slot
-		case nbc.Dequeue:
+		case enbc.Dequeue:
 			h.dequeue = e.Time
-		case nbc.Start:
+		case enbc.Start:
 			h.start = e.Time
-		case nbc.Done:
+		case enbc.Done:
 			h.done = e.Time
-		case nbc.WaitCall:
+		case enbc.WaitCall:
 			h.waitCall = e.Time
-		case nbc.WaitReturn:
+		case enbc.WaitReturn:
 			h.waitReturn = e.Time
-		case nbc.Progress:
+		case enbc.Progress:
 			tl.progress = append(tl.progress, e.Time)
-		case nbc.FinalizeCall:
+		case enbc.FinalizeCall:
 			tl.finalize[0] = e.Time
-		case nbc.FinalizeReturn:
+		case enbc.FinalizeReturn:
 			tl.finalize[1] = e.Time
 		}
 	}

@@ -8,10 +8,7 @@ import (
 
 // Estimate is what Build will take for v (parsed): the traced Integer Sort
 // (overlay.Estimate); the membership change after it is small beside it.
-func (Scene) Estimate(v scene.Values) (cost.Cost, error) {
-	p, err := Params(v)
-	if err != nil {
-		return cost.Cost{}, err
-	}
-	return overlay.Estimate(p, true), nil
-}
+func (Scene) Estimate(v scene.Values) (cost.Cost, error) { return checked.Estimate(v) }
+
+// Cost is Estimate once the values are checked.
+func (m *model) Cost(scene.Values) (cost.Cost, error) { return overlay.Estimate(m.p, true), nil }

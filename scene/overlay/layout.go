@@ -31,12 +31,8 @@ const staticTint = 0.45
 
 // painter lays out one frame.
 type painter struct {
-	r  *run
-	th render.Theme
-	l  *render.List
-	t  float64
-	z  chart.Sizes
-	s  float64
+	chart.Frame
+	r *run
 
 	net   box // the switch tree, the node row and the arcs
 	panel box // the counters
@@ -57,14 +53,10 @@ type painter struct {
 // paint lays out the frame and returns the painter too, whose geometry the
 // layout tests check the list against.
 func (r *run) paint(t float64, v scene.View) (render.List, *painter) {
-	p := &painter{r: r, th: v.Theme, t: min(max(t, 0), r.End()), marked: -1}
-	p.l = &render.List{W: v.W, H: v.H, Background: v.Theme.Background}
-	if !(v.W > 0 && v.H > 0) {
-		return *p.l, p
+	p := &painter{r: r, marked: -1}
+	if !p.Begin(v.W, v.H, v.Theme, min(max(t, 0), r.End()), 200+len(r.h.links)+8*r.p.Procs) {
+		return *p.L, p
 	}
-	p.l.Items = make([]render.Item, 0, 200+len(r.h.links)+8*r.p.Procs)
-	p.z = chart.SizesFor(v.W, v.H)
-	p.s = p.z.S
 	// The base layer first (render.List.Base, set in connections): the
 	// key, the switch tree and the static connections change only when a
 	// node joins or leaves, while the shortcuts (hundreds opened and
@@ -80,84 +72,68 @@ func (r *run) paint(t float64, v scene.View) (render.List, *painter) {
 	p.nodes()
 	p.messages()
 	p.counters()
-	return *p.l, p
-}
-
-func (p *painter) text(x, y float64, s string, size float64, align render.Align, bold bool, c color.RGBA) {
-	p.l.Add(render.Text{At: render.Point{X: x, Y: y}, S: s, Size: size, Align: align, Bold: bold, Color: c})
-}
-
-func (p *painter) line(x0, y0, x1, y1 float64, st render.Style) {
-	p.l.Add(render.Line{From: render.Point{X: x0, Y: y0}, To: render.Point{X: x1, Y: y1}, Style: st})
+	return *p.L, p
 }
 
 // Styles of the connections, shared by the arcs and the legend.
 func (p *painter) staticStyle() render.Style {
-	return render.Style{Stroke: render.Mix(p.th.Panel, p.th.Compute, staticTint), Width: max(1, 0.9*p.s)}
+	return render.Style{Stroke: render.Mix(p.Th.Panel, p.Th.Compute, staticTint), Width: max(1, 0.9*p.S)}
 }
 
 func (p *painter) shortcutStyle(ready bool) render.Style {
-	c := p.th.Adopted
+	c := p.Th.Adopted
 	if !ready {
 		// Handshaking: the socket is open (and polled), no data yet.
-		c = render.Mix(p.th.Panel, c, 0.5)
+		c = render.Mix(p.Th.Panel, c, 0.5)
 	}
-	return render.Style{Stroke: c, Width: max(1, 1.8*p.s), Dash: []float64{5 * p.s, 3.5 * p.s}}
+	return render.Style{Stroke: c, Width: max(1, 1.8*p.S), Dash: []float64{5 * p.S, 3.5 * p.S}}
 }
 
 // memberStyle is a connection a join or a leave opens: solid once its
 // handshake is done, dashed and pale before.
 func (p *painter) memberStyle(ready bool) render.Style {
 	if !ready {
-		return render.Style{Stroke: render.Mix(p.th.Panel, p.th.Receive, 0.5), Width: max(1, 1.8*p.s), Dash: []float64{5 * p.s, 3.5 * p.s}}
+		return render.Style{Stroke: render.Mix(p.Th.Panel, p.Th.Receive, 0.5), Width: max(1, 1.8*p.S), Dash: []float64{5 * p.S, 3.5 * p.S}}
 	}
-	return render.Style{Stroke: p.th.Receive, Width: max(1, 1.8*p.s)}
+	return render.Style{Stroke: p.Th.Receive, Width: max(1, 1.8*p.S)}
 }
 
 // evictedStyle is dotted rather than dashed, so a closed shortcut parts
 // from the open ones even where the warning and highlight hues are close.
 func (p *painter) evictedStyle(fade float64) render.Style {
-	return render.Style{Stroke: render.Mix(p.th.Stall, p.th.Panel, fade), Width: max(1, 1.8*p.s), Dash: []float64{2 * p.s, 3 * p.s}}
+	return render.Style{Stroke: render.Mix(p.Th.Stall, p.Th.Panel, fade), Width: max(1, 1.8*p.S), Dash: []float64{2 * p.S, 3 * p.S}}
 }
 
-func (p *painter) relayColour() color.RGBA { return p.th.Redundant }
+func (p *painter) relayColour() color.RGBA { return p.Th.Redundant }
 
 func (p *painter) title() {
-	r := p.r
-	rowH := p.z.FSTitle * 1.5
-	y := chart.Baseline(p.z.Pad*0.6, rowH, p.z.FSTitle)
+	r, t := p.r, scene.Seconds(p.Now)
 	pol := string(r.p.Policy)
-	right := chart.Fit(p.l.W*0.55, p.z.FS, false,
-		fmt.Sprintf("%d nodes · %d processes · %s · C = %d · t = %s", r.p.Nodes, r.p.Procs, pol, r.p.Cache, scene.Seconds(p.t)),
-		fmt.Sprintf("%d processes · %s · C = %d · t = %s", r.p.Procs, pol, r.p.Cache, scene.Seconds(p.t)),
-		fmt.Sprintf("C = %d · t = %s", r.p.Cache, scene.Seconds(p.t)),
-		"t = "+scene.Seconds(p.t))
-	rw := font.Width(right, p.z.FS, false)
-	p.text(p.l.W-p.z.Pad, y, right, p.z.FS, render.AlignRight, false, p.th.Muted)
-	room := p.l.W - 2*p.z.Pad - rw - 2*p.z.FS
-	p.text(p.z.Pad, y, chart.Fit(room, p.z.FSTitle, true,
+	p.Title(chart.Fit(p.L.W*0.55, p.FS, false,
+		fmt.Sprintf("%d nodes · %d processes · %s · C = %d · t = %s", r.p.Nodes, r.p.Procs, pol, r.p.Cache, t),
+		fmt.Sprintf("%d processes · %s · C = %d · t = %s", r.p.Procs, pol, r.p.Cache, t),
+		fmt.Sprintf("C = %d · t = %s", r.p.Cache, t),
+		"t = "+t),
 		"Shortcut creation: connections from the switch tree, an LRU shortcut cache",
-		"Shortcut creation with an LRU cache", "Shortcut creation", "Shortcuts"), p.z.FSTitle, render.AlignLeft, true, p.th.Ink)
+		"Shortcut creation with an LRU cache", "Shortcut creation", "Shortcuts")
 }
 
 // legend draws the key under the title and returns where the body starts.
 func (p *painter) legend() float64 {
-	th, s := p.th, p.s
-	hline := func(st render.Style) func(b box) {
-		return func(b box) { p.line(b.X0, (b.Y0+b.Y1)/2, b.X1, (b.Y0+b.Y1)/2, st) }
-	}
+	th, s := p.Th, p.S
+	hline := p.Stroke
 	dot := func(c color.RGBA, ring bool) func(b box) {
 		return func(b box) {
 			cx, cy := (b.X0+b.X1)/2, (b.Y0+b.Y1)/2
 			if ring {
-				p.l.Add(render.Circle{Center: render.Point{X: cx, Y: cy}, R: b.H()/2 + 2*s, Style: render.Style{Stroke: c, Width: max(1, 1.5*s)}})
+				p.L.Add(render.Circle{Center: render.Point{X: cx, Y: cy}, R: b.H()/2 + 2*s, Style: render.Style{Stroke: c, Width: max(1, 1.5*s)}})
 			}
-			p.l.Add(render.Circle{Center: render.Point{X: cx, Y: cy}, R: b.H() / 3, Style: render.Style{Fill: c}})
+			p.L.Add(render.Circle{Center: render.Point{X: cx, Y: cy}, R: b.H() / 3, Style: render.Style{Fill: c}})
 		}
 	}
 	entries := []chart.LegendEntry{
 		{Label: "switch", Draw: func(b box) {
-			chart.Rect(p.l, box{X0: b.X0 + 3*s, Y0: b.Y0 - 1, X1: b.X1 - 3*s, Y1: b.Y1 + 1}, render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, s)})
+			p.Rect(box{X0: b.X0 + 3*s, Y0: b.Y0 - 1, X1: b.X1 - 3*s, Y1: b.Y1 + 1}, render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, s)})
 		}},
 		{Label: "static connection", Draw: hline(p.staticStyle())},
 		{Label: "shortcut opening", Draw: hline(p.shortcutStyle(false))},
@@ -174,27 +150,27 @@ func (p *painter) legend() float64 {
 			chart.LegendEntry{Label: "RTT probe", Draw: hline(p.probeStyle())},
 			chart.LegendEntry{Label: "joined / replaced", Draw: hline(p.memberStyle(true))})
 	}
-	return chart.Legend(p.l, p.z, th.Ink, entries)
+	return p.Legend(entries)
 }
 
 // cross marks an eviction: an × in the warning colour, faded by fade.
 func (p *painter) cross(x, y, fade float64) {
-	d := 4.5 * p.s
-	st := render.Style{Stroke: render.Mix(p.th.Stall, p.th.Panel, fade), Width: max(1.5, 2*p.s)}
-	p.line(x-d, y-d, x+d, y+d, st)
-	p.line(x-d, y+d, x+d, y-d, st)
+	d := 4.5 * p.S
+	st := render.Style{Stroke: render.Mix(p.Th.Stall, p.Th.Panel, fade), Width: max(1.5, 2*p.S)}
+	p.Line(x-d, y-d, x+d, y+d, st)
+	p.Line(x-d, y+d, x+d, y-d, st)
 }
 
 // arrange splits the body: the network on the left, the counters on the
 // right, and lays the cluster out in the network's box.
 func (p *painter) arrange(top float64) {
-	W, H, s, pad := p.l.W, p.l.H, p.s, p.z.Pad
-	body := box{X0: pad, Y0: top, X1: W - pad, Y1: H - pad}
+	s, pad := p.S, p.Pad
+	body := p.Body(top)
 	pw := math.Round(max(0.26*body.W(), 150*s))
 	p.panel = box{X0: body.X1 - pw, Y0: body.Y0, X1: body.X1, Y1: body.Y1}
 	p.net = box{X0: body.X0, Y0: body.Y0 + 2*s, X1: p.panel.X0 - 2*pad, Y1: body.Y1}
-	swH := p.z.FSSmall * 1.7
-	rowH := max(swH+12*s, p.z.FS*2.4)
+	swH := p.FSSmall * 1.7
+	rowH := max(swH+12*s, p.FS*2.4)
 	// A process's dot and its node's box: as large as the row allows, no
 	// larger than reads as a dot.
 	cl := p.r.cl
@@ -208,30 +184,30 @@ func (p *painter) arrange(top float64) {
 // tree draws the switches, the links between them and the links down to
 // the nodes.
 func (p *painter) tree() {
-	th, s, g, cl := p.th, p.s, p.g, p.r.cl
+	th, s, g, cl := p.Th, p.S, p.g, p.r.cl
 	edge := render.Style{Stroke: th.Muted, Width: max(1, 1.2*s)}
 	for sw, par := range cl.parent {
 		b := g.sw[sw]
 		if par >= 0 {
 			pb := g.sw[par]
-			p.line(g.swMid[par], pb.Y1, g.swMid[sw], b.Y0, edge)
+			p.Line(g.swMid[par], pb.Y1, g.swMid[sw], b.Y0, edge)
 		}
 		for _, n := range cl.nodesOf[sw] {
 			nb := g.node[n]
-			p.line(g.swMid[sw], b.Y1, (nb.X0+nb.X1)/2, nb.Y0, render.Style{Stroke: th.Rule, Width: max(1, s)})
+			p.Line(g.swMid[sw], b.Y1, (nb.X0+nb.X1)/2, nb.Y0, render.Style{Stroke: th.Rule, Width: max(1, s)})
 		}
 	}
 	for sw, par := range cl.parent {
 		b := g.sw[sw]
-		chart.Rect(p.l, b, render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, 1.2*s)})
+		p.Rect(b, render.Style{Fill: th.Panel, Stroke: th.Ink, Width: max(1, 1.2*s)})
 		var names []string
 		if par < 0 && len(cl.nodesOf[sw]) == 0 {
 			names = []string{"core switch", "core", ""}
 		} else {
 			names = []string{fmt.Sprintf("switch %d", sw), fmt.Sprintf("s%d", sw), fmt.Sprint(sw), ""}
 		}
-		if lbl := chart.Fit(b.W()-4*s, p.z.FSSmall, false, names...); lbl != "" {
-			p.text((b.X0+b.X1)/2, chart.Baseline(b.Y0, b.H(), p.z.FSSmall), lbl, p.z.FSSmall, render.AlignCenter, false, th.Ink)
+		if lbl := chart.Fit(b.W()-4*s, p.FSSmall, false, names...); lbl != "" {
+			p.Text((b.X0+b.X1)/2, chart.Baseline(b.Y0, b.H(), p.FSSmall), lbl, p.FSSmall, render.AlignCenter, false, th.Ink)
 			p.labels++
 		}
 	}
@@ -267,7 +243,7 @@ func (p *painter) arc(a, b int, f0, f1 float64, st render.Style) {
 			pts[i] = render.Point{X: x, Y: y}
 		}
 	}
-	p.l.Add(render.Polyline{Points: pts, Style: st})
+	p.L.Add(render.Polyline{Points: pts, Style: st})
 }
 
 // growing adds the arc from a towards b up to fraction f (a relayed
@@ -299,14 +275,14 @@ func (p *painter) growing(a, b int, f, mid, r, h float64, segs int, st render.St
 		x, y := p.g.arcPoint(a, b, f)
 		pts[n-1] = render.Point{X: x, Y: y}
 	}
-	p.l.Add(render.Polyline{Points: pts, Style: st})
+	p.L.Add(render.Polyline{Points: pts, Style: st})
 }
 
 // connections draws the connections open at the playhead, the shortcuts
 // over the static ones, and the shortcuts evicted in the last moments,
 // fading out, the latest crossed and named.
 func (p *painter) connections() {
-	h, t := p.r.h, p.t
+	h, t := p.r.h, p.Now
 	fade := evictFade * p.r.res.Time
 	st := p.staticStyle()
 	for i, ln := range h.links {
@@ -315,7 +291,7 @@ func (p *painter) connections() {
 			p.links = append(p.links, i)
 		}
 	}
-	p.l.Base = len(p.l.Items) // the static connections are the last of the base
+	p.L.Base = len(p.L.Items) // the static connections are the last of the base
 	for i, ln := range h.links {
 		if ln.shortcut && ln.open <= t && t < ln.close {
 			p.arc(ln.a, ln.b, 0, 1, p.shortcutStyle(ln.ready <= t))
@@ -353,27 +329,27 @@ func (p *painter) connections() {
 func (p *painter) markEviction(i int) {
 	ln := p.r.h.links[i]
 	x, y := p.g.arcPoint(ln.a, ln.b, 0.5)
-	fs := p.z.FSSmall
+	fs := p.FSSmall
 	lbl := chart.Fit(p.net.W()*0.6, fs, false,
 		fmt.Sprintf("LRU: P%d closes P%d–P%d", ln.by, ln.a, ln.b),
 		fmt.Sprintf("evicted P%d–P%d", ln.a, ln.b), "evicted")
 	w := font.Width(lbl, fs, false)
-	lx := min(max(x-w/2, p.net.X0+3*p.s), p.net.X1-w-3*p.s)
-	ly := y - 8*p.s - font.Descent(fs)
-	if ly-font.Ascent(fs) < p.g.arcTop+2*p.s {
-		ly = y + 8*p.s + font.Ascent(fs)
+	lx := min(max(x-w/2, p.net.X0+3*p.S), p.net.X1-w-3*p.S)
+	ly := y - 8*p.S - font.Descent(fs)
+	if ly-font.Ascent(fs) < p.g.arcTop+2*p.S {
+		ly = y + 8*p.S + font.Ascent(fs)
 	}
 	ly = min(ly, p.net.Y1-font.Descent(fs))
 	// On a plate of the panel colour: arcs cross the label's place.
-	chart.Rect(p.l, box{X0: lx - 3*p.s, Y0: ly - font.Ascent(fs) - 2*p.s, X1: lx + w + 3*p.s, Y1: ly + font.Descent(fs) + 2*p.s},
-		render.Style{Fill: p.th.Panel, Stroke: p.th.Stall, Width: max(1, p.s)})
-	p.text(lx, ly, lbl, fs, render.AlignLeft, true, p.th.Stall)
+	p.Rect(box{X0: lx - 3*p.S, Y0: ly - font.Ascent(fs) - 2*p.S, X1: lx + w + 3*p.S, Y1: ly + font.Descent(fs) + 2*p.S},
+		render.Style{Fill: p.Th.Panel, Stroke: p.Th.Stall, Width: max(1, p.S)})
+	p.Text(lx, ly, lbl, fs, render.AlignLeft, true, p.Th.Stall)
 	p.marked = i
 }
 
 // nodes draws the node boxes and their processes' dots.
 func (p *painter) nodes() {
-	th, s, g := p.th, p.s, p.g
+	th, s, g := p.Th, p.S, p.g
 	for n, b := range g.node {
 		st := render.Style{Fill: th.Panel, Stroke: th.Muted, Width: max(1, s)}
 		switch p.nodeState(n) {
@@ -382,7 +358,7 @@ func (p *painter) nodes() {
 		case nodeMeasuring:
 			st = render.Style{Fill: th.Panel, Stroke: th.Receive, Width: max(1.5, 2*s)}
 		}
-		chart.Rect(p.l, b, st)
+		p.Rect(b, st)
 	}
 	fill := render.Mix(th.Panel, th.Ink, 0.55)
 	for q, x := range g.procX {
@@ -391,9 +367,9 @@ func (p *painter) nodes() {
 		case nodeAbsent, nodeGone:
 			st = render.Style{Stroke: th.Muted, Width: max(1, 0.8*s)}
 		}
-		p.l.Add(render.Circle{Center: render.Point{X: x, Y: g.rowY}, R: p.dotR, Style: st})
+		p.L.Add(render.Circle{Center: render.Point{X: x, Y: g.rowY}, R: p.dotR, Style: st})
 	}
-	if mb := p.r.mb; mb.leaveNode >= 0 && p.t >= mb.leaveAt {
+	if mb := p.r.mb; mb.leaveNode >= 0 && p.Now >= mb.leaveAt {
 		b := g.node[mb.leaveNode]
 		p.cross((b.X0+b.X1)/2, (b.Y0+b.Y1)/2, 0)
 	}
@@ -403,33 +379,33 @@ func (p *painter) nodes() {
 // arc; a relayed message's arc is traced in the relay colour up to the
 // dot and its relay is ringed.
 func (p *painter) messages() {
-	th, s := p.th, p.s
-	p.flight = p.r.h.inFlight(p.t, p.flight[:0])
+	th, s := p.Th, p.S
+	p.flight = p.r.h.inFlight(p.Now, p.flight[:0])
 	rc := p.relayColour()
 	ringed := map[int]bool{}
 	for _, hp := range p.flight {
 		if !hp.relayed {
 			continue
 		}
-		f := (p.t - hp.t0) / (hp.t1 - hp.t0)
+		f := (p.Now - hp.t0) / (hp.t1 - hp.t0)
 		if f > 0 {
 			p.arc(hp.from, hp.to, 0, f, render.Style{Stroke: rc, Width: max(1, 1.6*s)})
 		}
 		if hp.relay >= 0 && !ringed[hp.relay] {
 			ringed[hp.relay] = true
 			p.ringed = append(p.ringed, hp.relay)
-			p.l.Add(render.Circle{Center: render.Point{X: p.g.procX[hp.relay], Y: p.g.rowY}, R: p.dotR + 2.5*s, Style: render.Style{Stroke: rc, Width: max(1, 1.8*s)}})
+			p.L.Add(render.Circle{Center: render.Point{X: p.g.procX[hp.relay], Y: p.g.rowY}, R: p.dotR + 2.5*s, Style: render.Style{Stroke: rc, Width: max(1, 1.8*s)}})
 		}
 	}
 	r := max(2, min(p.dotR*0.8, 3.5*s))
 	for _, hp := range p.flight {
-		f := (p.t - hp.t0) / (hp.t1 - hp.t0)
+		f := (p.Now - hp.t0) / (hp.t1 - hp.t0)
 		x, y := p.g.arcPoint(hp.from, hp.to, f)
 		c := th.Send
 		if hp.relayed {
 			c = rc
 		}
-		p.l.Add(render.Circle{Center: render.Point{X: x, Y: y}, R: r, Style: render.Style{Fill: c, Stroke: th.Panel, Width: max(1, 0.8*s)}})
+		p.L.Add(render.Circle{Center: render.Point{X: x, Y: y}, R: r, Style: render.Style{Fill: c, Stroke: th.Panel, Width: max(1, 0.8*s)}})
 	}
 }
 
@@ -437,15 +413,15 @@ func (p *painter) messages() {
 // playhead (mean, max, peak so far), the shortcuts, the evictions and
 // the relayed messages so far, and a bar per process.
 func (p *painter) counters() {
-	th, s, r, h := p.th, p.s, p.r, p.r.h
+	th, s, r, h := p.Th, p.S, p.r, p.r.h
 	b := p.panel
-	chart.Rect(p.l, b, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
+	p.Rect(b, render.Style{Fill: th.Panel, Stroke: th.Rule, Width: 1})
 	in := box{X0: b.X0 + 8*s, Y0: b.Y0 + 4*s, X1: b.X1 - 8*s, Y1: b.Y1 - 6*s}
 	P := len(h.steps)
 	p.state = make([]openStep, P)
 	sum, mx, peakSum, peakMax, shortcuts := 0, 0, 0, 0, 0
 	for q := range P {
-		st := h.at(q, p.t)
+		st := h.at(q, p.Now)
 		p.state[q] = st
 		sum += st.open
 		mx = max(mx, st.open)
@@ -456,19 +432,19 @@ func (p *painter) counters() {
 	shortcuts /= 2 // each shortcut has two ends
 	mean := float64(sum) / float64(P)
 	peakMean := float64(peakSum) / float64(P)
-	fs, fsS := p.z.FS, p.z.FSSmall
+	fs, fsS := p.FS, p.FSSmall
 	headH := fs * 1.6
-	p.text(in.X0, chart.Baseline(in.Y0, headH, fs), chart.Fit(in.W(), fs, true, "Connections at the playhead", "Connections", "Open"), fs, render.AlignLeft, true, th.Ink)
+	p.Text(in.X0, chart.Baseline(in.Y0, headH, fs), chart.Fit(in.W(), fs, true, "Connections at the playhead", "Connections", "Open"), fs, render.AlignLeft, true, th.Ink)
 	y := in.Y0 + headH
 	rowH := fsS * 1.45
-	done := p.t >= r.res.Time
+	done := p.Now >= r.res.Time
 	rows := [][]string{
 		{fmt.Sprintf("open per process: mean %.1f, max %d", mean, mx), fmt.Sprintf("open: mean %.1f, max %d", mean, mx), fmt.Sprintf("%.1f / %d open", mean, mx)},
 		{fmt.Sprintf("peak so far: mean %.1f, max %d", peakMean, peakMax), fmt.Sprintf("peak: mean %.1f, max %d", peakMean, peakMax), fmt.Sprintf("peak %.1f / %d", peakMean, peakMax)},
 		{fmt.Sprintf("shortcuts open: %d (C = %d each)", shortcuts, r.p.Cache), fmt.Sprintf("shortcuts open: %d", shortcuts), fmt.Sprintf("open: %d", shortcuts)},
-		{fmt.Sprintf("shortcuts opened: %d", upTo(h.opens, p.t)), fmt.Sprintf("opened: %d", upTo(h.opens, p.t))},
-		{fmt.Sprintf("evicted by LRU: %d", upTo(h.evicts, p.t)), fmt.Sprintf("evicted: %d", upTo(h.evicts, p.t))},
-		{fmt.Sprintf("relayed messages: %d", upTo(h.relays, p.t)), fmt.Sprintf("relayed: %d", upTo(h.relays, p.t))},
+		{fmt.Sprintf("shortcuts opened: %d", upTo(h.opens, p.Now)), fmt.Sprintf("opened: %d", upTo(h.opens, p.Now))},
+		{fmt.Sprintf("evicted by LRU: %d", upTo(h.evicts, p.Now)), fmt.Sprintf("evicted: %d", upTo(h.evicts, p.Now))},
+		{fmt.Sprintf("relayed messages: %d", upTo(h.relays, p.Now)), fmt.Sprintf("relayed: %d", upTo(h.relays, p.Now))},
 	}
 	if done {
 		rows = append(rows, []string{"Integer Sort: " + scene.Seconds(r.res.Time), "IS: " + scene.Seconds(r.res.Time), scene.Seconds(r.res.Time)})
@@ -479,7 +455,7 @@ func (p *painter) counters() {
 	rows = append(rows, p.memberRows()...)
 	for i, c := range rows {
 		bold := i == sortRow && done
-		p.text(in.X0, chart.Baseline(y, rowH, fsS), chart.Fit(in.W(), fsS, bold, c...), fsS, render.AlignLeft, bold, th.Ink)
+		p.Text(in.X0, chart.Baseline(y, rowH, fsS), chart.Fit(in.W(), fsS, bold, c...), fsS, render.AlignLeft, bold, th.Ink)
 		y += rowH
 	}
 	// The bars: one per process, static connections and shortcuts
@@ -490,7 +466,7 @@ func (p *painter) counters() {
 		return
 	}
 	scale := max(r.res.ConnMax, float64(h.maxOpen), 1)
-	chart.Rect(p.l, bars, render.Style{Stroke: th.Rule, Width: 1})
+	p.Rect(bars, render.Style{Stroke: th.Rule, Width: 1})
 	bw := bars.W() / float64(P)
 	gap := min(max(0.2*bw, 0.5), 2*s)
 	sc := render.Mix(th.Panel, th.Compute, 0.75)
@@ -499,13 +475,13 @@ func (p *painter) counters() {
 		hs := float64(st.open-st.short) / scale * bars.H()
 		hc := float64(st.short) / scale * bars.H()
 		if hs > 0 {
-			chart.Rect(p.l, box{X0: x0 + gap/2, Y0: bars.Y1 - hs, X1: x0 + bw - gap/2, Y1: bars.Y1}, render.Style{Fill: sc})
+			p.Rect(box{X0: x0 + gap/2, Y0: bars.Y1 - hs, X1: x0 + bw - gap/2, Y1: bars.Y1}, render.Style{Fill: sc})
 		}
 		if hc > 0 {
-			chart.Rect(p.l, box{X0: x0 + gap/2, Y0: bars.Y1 - hs - hc, X1: x0 + bw - gap/2, Y1: bars.Y1 - hs}, render.Style{Fill: th.Adopted})
+			p.Rect(box{X0: x0 + gap/2, Y0: bars.Y1 - hs - hc, X1: x0 + bw - gap/2, Y1: bars.Y1 - hs}, render.Style{Fill: th.Adopted})
 		}
 	}
-	p.text(bars.X0, chart.Baseline(bars.Y1, capH, fsS), chart.Fit(in.W(), fsS, false,
+	p.Text(bars.X0, chart.Baseline(bars.Y1, capH, fsS), chart.Fit(in.W(), fsS, false,
 		fmt.Sprintf("per process P0–P%d, full height %g", P-1, scale),
 		fmt.Sprintf("P0–P%d, top %g", P-1, scale), "per process"), fsS, render.AlignLeft, false, th.Muted)
 }

@@ -156,7 +156,7 @@ func TestShortcutOnlyAfterOpen(t *testing.T) {
 		}
 		if ln.ready <= r.End() && ln.ready < ln.close {
 			l, p := r.paint(ln.ready, v960)
-			if len(polylines(l, func(pl render.Polyline) bool { return endsAt(pl, p, ln.a, ln.b) && pl.Stroke == p.th.Adopted })) == 0 {
+			if len(polylines(l, func(pl render.Polyline) bool { return endsAt(pl, p, ln.a, ln.b) && pl.Stroke == p.Th.Adopted })) == 0 {
 				t.Errorf("shortcut P%d–P%d: not drawn ready at its ready event %v", ln.a, ln.b, ln.ready)
 			}
 		}
@@ -201,7 +201,7 @@ func TestEvictionVisible(t *testing.T) {
 			want := fmt.Sprintf("P%d–P%d", m.a, m.b)
 			found := false
 			for _, it := range l.Items {
-				if tx, ok := it.(render.Text); ok && strings.Contains(tx.S, want) && tx.Color == p.th.Stall {
+				if tx, ok := it.(render.Text); ok && strings.Contains(tx.S, want) && tx.Color == p.Th.Stall {
 					found = true
 				}
 			}
@@ -240,7 +240,7 @@ func TestNothingPastThePlayhead(t *testing.T) {
 			}
 			dots := 0
 			for _, it := range l.Items {
-				if c, ok := it.(render.Circle); ok && c.Stroke == p.th.Panel && (c.Fill == p.th.Send || c.Fill == p.th.Redundant) {
+				if c, ok := it.(render.Circle); ok && c.Stroke == p.Th.Panel && (c.Fill == p.Th.Send || c.Fill == p.Th.Redundant) {
 					dots++
 				}
 			}
@@ -380,7 +380,7 @@ func TestBaseLayer(t *testing.T) {
 			}
 			open := 0
 			for _, ln := range r.h.links {
-				if !ln.shortcut && !ln.member && ln.open <= p.t && p.t < ln.close {
+				if !ln.shortcut && !ln.member && ln.open <= p.Now && p.Now < ln.close {
 					open++
 				}
 			}
@@ -398,7 +398,7 @@ func TestBaseLayer(t *testing.T) {
 				}
 				prevT := r.End() * float64(i-1) / frames
 				for _, ln := range r.h.links {
-					if !ln.shortcut && !ln.member && (prevT < ln.open && ln.open <= p.t || prevT < ln.close && ln.close <= p.t) {
+					if !ln.shortcut && !ln.member && (prevT < ln.open && ln.open <= p.Now || prevT < ln.close && ln.close <= p.Now) {
 						want++
 						break
 					}

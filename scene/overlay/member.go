@@ -11,7 +11,6 @@ import (
 	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/render/font"
-	"commlab/scene/chart"
 )
 
 // membership is the dynamic membership the scene shows after the sort
@@ -311,7 +310,7 @@ const (
 )
 
 func (p *painter) nodeState(n int) int {
-	mb, t := p.r.mb, p.t
+	mb, t := p.r.mb, p.Now
 	switch {
 	case mb.joinLeaf >= 0 && n == mb.joinNode:
 		switch {
@@ -330,18 +329,18 @@ func (p *painter) nodeState(n int) int {
 
 // probeStyle is an RTT measurement's arc: dotted, in the joining colour.
 func (p *painter) probeStyle() render.Style {
-	return render.Style{Stroke: p.th.Receive, Width: max(1, 1.2*p.s), Dash: []float64{1.5 * p.s, 2.5 * p.s}}
+	return render.Style{Stroke: p.Th.Receive, Width: max(1, 1.2*p.S), Dash: []float64{1.5 * p.S, 2.5 * p.S}}
 }
 
 // probes draws the joiner's RTT measurements: the one under way as an arc
 // to its representative with a ping going back and forth, the finished
 // ones dotted with their RTT, until the joiner's connections are ready.
 func (p *painter) probes() {
-	mb, t, s := p.r.mb, p.t, p.s
+	mb, t, s := p.r.mb, p.Now, p.S
 	if mb.joinLeaf < 0 || t < mb.start || t >= mb.joinDone && mb.placed >= 0 || t >= mb.placedAt && mb.placed < 0 && t >= mb.placedAt+evictFade*p.r.res.Time {
 		return
 	}
-	fs := p.z.FSSmall
+	fs := p.FSSmall
 	for i, at := range mb.probeAt {
 		if t < at {
 			break
@@ -355,7 +354,7 @@ func (p *painter) probes() {
 			ph := math.Mod((t-at)/(end-at)*pings, 1) * 2
 			f := min(ph, 2-ph)
 			x, y := p.g.arcPoint(a, b, f)
-			p.l.Add(render.Circle{Center: render.Point{X: x, Y: y}, R: max(2, min(p.dotR*0.8, 3.5*s)), Style: render.Style{Fill: p.th.Receive, Stroke: p.th.Panel, Width: max(1, 0.8*s)}})
+			p.L.Add(render.Circle{Center: render.Point{X: x, Y: y}, R: max(2, min(p.dotR*0.8, 3.5*s)), Style: render.Style{Fill: p.Th.Receive, Stroke: p.Th.Panel, Width: max(1, 0.8*s)}})
 			continue
 		}
 		// The RTT under the arc's lowest point, on a plate: arcs cross it.
@@ -363,15 +362,15 @@ func (p *painter) probes() {
 		lbl := fmt.Sprintf("%.0f µs", mb.rtt[i])
 		w := font.Width(lbl, fs, false)
 		by := y + font.Ascent(fs) + 3*s
-		chart.Rect(p.l, box{X0: x - w/2 - 2*s, Y0: by - font.Ascent(fs) - s, X1: x + w/2 + 2*s, Y1: by + font.Descent(fs) + s}, render.Style{Fill: p.th.Panel})
-		p.text(x, by, lbl, fs, render.AlignCenter, false, p.th.Receive)
+		p.Rect(box{X0: x - w/2 - 2*s, Y0: by - font.Ascent(fs) - s, X1: x + w/2 + 2*s, Y1: by + font.Descent(fs) + s}, render.Style{Fill: p.Th.Panel})
+		p.Text(x, by, lbl, fs, render.AlignCenter, false, p.Th.Receive)
 	}
 }
 
 // memberRows are the panel's lines on the join and the leave (none when
 // neither is asked for): what is planned, under way, or done.
 func (p *painter) memberRows() [][]string {
-	mb, t := p.r.mb, p.t
+	mb, t := p.r.mb, p.Now
 	var rows [][]string
 	if mb.joinLeaf >= 0 {
 		S, N := len(mb.reps), p.r.p.Nodes

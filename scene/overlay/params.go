@@ -1,7 +1,6 @@
 package overlay
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -127,19 +126,5 @@ func Params(v scene.Values) (overlay.Params, error) {
 	p.Iterations = v.Int(KeyIterations)
 	p.RandomDegree = randomDegree(p.Procs)
 	p.Keys = Keys
-	return p, fieldError(p.Validate(), v)
-}
-
-// fieldError maps an engine RangeError onto the page's FieldError for the
-// same key. A field the scene does not show keeps the engine's name.
-func fieldError(err error, v scene.Values) error {
-	var re *overlay.RangeError
-	if errors.As(err, &re) {
-		val, ok := v[re.Field]
-		if !ok {
-			val = re.Value
-		}
-		return &scene.FieldError{Key: re.Field, Value: val, Want: re.Want}
-	}
-	return err
+	return p, scene.EngineError[overlay.RangeError](p.Validate(), v)
 }

@@ -48,31 +48,42 @@ func (Scene) Fields() []scene.Field { return Fields() }
 // field, even when a caller skipped parsing) and runs the Integer Sort
 // with a trace. The seed draws the keys and the random policy's
 // connections (scene.RNG(seed, 0)).
-func (sc Scene) Build(v scene.Values, seed uint64) (scene.Run, error) {
-	return sc.BuildProgress(v, seed, nil)
-}
+func (Scene) Build(v scene.Values, seed uint64) (scene.Run, error) { return checked.Build(v, seed) }
 
 // BuildProgress is Build telling pr the fraction of the sort's iterations
 // done (overlay.RunISProgress), the build's long part
 // (scene.Progressive).
-func (sc Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
-	if err := scene.CheckValues(sc.Fields(), v); err != nil {
-		return nil, err
-	}
-	p, err := Params(v)
-	if err != nil {
-		return nil, err
-	}
+func (Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
+	return checked.BuildProgress(v, seed, pr)
+}
+
+// checked is the scene's checked build (scene.Checked): the engine's range
+// errors become *scene.FieldError on the scene's keys.
+var checked = scene.Checked{
+	Fields: Fields,
+	Model: func(v scene.Values) (scene.Model, error) {
+		p, err := Params(v)
+		return &model{p}, err
+	},
+	Errors: scene.EngineError[overlay.RangeError],
+}
+
+// model is what the fields set (scene.Model): the engine's parameters.
+type model struct{ p overlay.Params }
+
+// Run is the scene's build once the values are checked.
+func (m *model) Run(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
+	p := m.p
 	if err := checkMembership(v); err != nil {
 		return nil, err
 	}
 	tr := new(trace.Trace)
 	res, err := overlay.RunISProgress(p, scene.RNG(seed, 0), tr, pr)
 	if err != nil {
-		return nil, fieldError(err, v)
+		return nil, err
 	}
 	if !(res.Time > 0) {
-		return nil, fmt.Errorf("overlay scene: the sort took %v s", res.Time)
+		return nil, fmt.Errorf("the sort took %v s", res.Time)
 	}
 	tree, err := overlay.Cluster(p)
 	if err != nil {

@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -245,5 +246,17 @@ func TestBadValuesNameTheField(t *testing.T) {
 	var fe *scene.FieldError
 	if _, err := New().Build(v, 1); !errors.As(err, &fe) || fe.Key != "policy" {
 		t.Errorf("Build without policy = %v, want a FieldError on policy", err)
+	}
+}
+
+// TestEngineErrorsMapToFields: the scene's build maps its engine's range
+// errors (overlay.RangeError) onto the page's FieldError on the same key,
+// with the value as the page holds it.
+func TestEngineErrorsMapToFields(t *testing.T) {
+	v := scenetest.Values(New(), nil)
+	err := checked.Errors(fmt.Errorf("wrapped: %w", &overlay.RangeError{Field: "cache", Value: "4", Want: "a test range"}), v)
+	var fe *scene.FieldError
+	if !errors.As(err, &fe) || *fe != (scene.FieldError{Key: "cache", Value: v["cache"], Want: "a test range"}) {
+		t.Errorf("checked.Errors = %#v, want a FieldError on cache", err)
 	}
 }

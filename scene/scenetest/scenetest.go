@@ -1,9 +1,3 @@
-// Package scenetest holds the checks the scenes' tests share: that a
-// frame's text lies on the canvas, is large enough at 960x540 and never
-// overlaps, that a golden frame is not blank, and the frame benchmarks'
-// timing, and building a scene from its defaults with a few values changed.
-// It is test support, like render/raster/rastertest, and imports
-// neither os nor the network.
 package scenetest
 
 import (

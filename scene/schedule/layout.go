@@ -15,12 +15,8 @@ import (
 
 // painter lays out one frame.
 type painter struct {
-	r  *run
-	th render.Theme
-	l  *render.List
-	t  float64 // playhead, ns
-	z  chart.Sizes
-	s  float64
+	chart.Frame // Now: the playhead, ns
+	r           *run
 
 	x0, x1 float64 // the time axis's pixel span: 0 and r.end
 	oLine  bool    // outline sends and receives (dark theme: compute is too close to send)
@@ -38,15 +34,11 @@ type panel struct {
 }
 
 func (r *run) paint(t float64, v scene.View) render.List {
-	p := &painter{r: r, th: v.Theme, t: min(max(t, 0), float64(r.end))}
-	p.l = &render.List{W: v.W, H: v.H, Background: v.Theme.Background}
-	if !(v.W > 0 && v.H > 0) {
-		return *p.l
+	p := &painter{r: r}
+	if !p.Begin(v.W, v.H, v.Theme, min(max(t, 0), float64(r.end)), r.items) {
+		return *p.L
 	}
-	p.l.Items = make([]render.Item, 0, r.items)
-	p.z = chart.SizesFor(v.W, v.H)
-	p.s = p.z.S
-	p.oLine = chart.CloseColours(p.th.Compute, p.th.Send) || chart.CloseColours(p.th.Compute, p.th.Receive)
+	p.oLine = chart.OutlineComm(p.Th)
 	p.title()
 	top := p.legend()
 	p.arrange(top)
@@ -54,15 +46,7 @@ func (r *run) paint(t float64, v scene.View) render.List {
 		p.panel(&p.panels[i])
 	}
 	p.axis()
-	return *p.l
-}
-
-func (p *painter) text(x, y float64, s string, size float64, align render.Align, bold bool, c color.RGBA) {
-	p.l.Add(render.Text{At: render.Point{X: x, Y: y}, S: s, Size: size, Align: align, Bold: bold, Color: c})
-}
-
-func (p *painter) line(x0, y0, x1, y1 float64, st render.Style) {
-	p.l.Add(render.Line{From: render.Point{X: x0, Y: y0}, To: render.Point{X: x1, Y: y1}, Style: st})
+	return *p.L
 }
 
 // x maps a time in ns to the canvas.
@@ -80,42 +64,30 @@ func ns(t float64) string {
 }
 
 func (p *painter) critStyle() render.Style {
-	return render.Style{Stroke: p.th.Critical, Width: max(2, 2.5*p.s)}
+	return render.Style{Stroke: p.Th.Critical, Width: max(2, 2.5*p.S)}
 }
 
 func (p *painter) msgStyle() render.Style {
-	return render.Style{Stroke: render.Fade(p.th.Ink, 0.45), Width: max(1, 0.9*p.s)}
+	return render.Style{Stroke: render.Fade(p.Th.Ink, 0.45), Width: max(1, 0.9*p.S)}
 }
 
-func (p *painter) gapColour() color.RGBA { return render.Mix(p.th.Panel, p.th.Muted, 0.55) }
+func (p *painter) gapColour() color.RGBA { return render.Mix(p.Th.Panel, p.Th.Muted, 0.55) }
 
 // barStyle fills a CPU bar; sends and receives get an outline when the
 // theme's compute colour is hard to tell from theirs.
-func (p *painter) barStyle(c color.RGBA, comm bool) render.Style {
-	st := render.Style{Fill: c}
-	if comm && p.oLine {
-		st.Stroke, st.Width = p.th.Ink, max(1, 0.8*p.s)
-	}
-	return st
-}
+func (p *painter) barStyle(c color.RGBA, comm bool) render.Style { return p.Fill(c, comm && p.oLine) }
 
 func (p *painter) kindColour(k goal.Kind) color.RGBA {
 	switch k {
 	case goal.Send:
-		return p.th.Send
+		return p.Th.Send
 	case goal.Recv:
-		return p.th.Receive
+		return p.Th.Receive
 	}
-	return p.th.Compute
+	return p.Th.Compute
 }
 
 func (p *painter) title() {
-	z := p.z
-	rowH := z.FSTitle * 1.5
-	y := chart.Baseline(z.Pad*0.6, rowH, z.FSTitle)
-	ts := "t = " + ns(p.t)
-	rw := font.Width(ts, z.FS, false)
-	p.text(p.l.W-z.Pad, y, ts, z.FS, render.AlignRight, false, p.th.Muted)
 	noise := ""
 	if p.r.noise != NoiseNone {
 		noise = " · noise " + p.r.noise
@@ -123,16 +95,12 @@ func (p *painter) title() {
 	if p.r.trace != "" {
 		noise += " · trace " + p.r.trace
 	}
-	room := p.l.W - 2*z.Pad - rw - 2*z.FS
-	p.text(z.Pad, y, chart.Fit(room, z.FSTitle, true,
-		"GOAL schedule under LogGOPS"+noise, "GOAL schedule"+noise, "GOAL schedule"), z.FSTitle, render.AlignLeft, true, p.th.Ink)
+	p.Title("t = "+ns(p.Now), "GOAL schedule under LogGOPS"+noise, "GOAL schedule"+noise, "GOAL schedule")
 }
 
 func (p *painter) legend() float64 {
-	th, s := p.th, p.s
-	bar := func(c color.RGBA) func(b chart.Box) {
-		return func(b chart.Box) { chart.Rect(p.l, b, p.barStyle(c, c != th.Compute)) }
-	}
+	th, s := p.Th, p.S
+	bar := func(c color.RGBA) func(b chart.Box) { return p.Swatch(p.barStyle(c, c != th.Compute)) }
 	strips, lanes := false, false
 	for _, sd := range p.r.sides {
 		strips = strips || sd.heat != nil
@@ -142,42 +110,37 @@ func (p *painter) legend() float64 {
 		const n = 8
 		for i := range n {
 			w := b.W() / n
-			chart.Rect(p.l, chart.Box{X0: b.X0 + float64(i)*w, Y0: b.Y0, X1: b.X0 + float64(i+1)*w, Y1: b.Y1}, render.Style{Fill: th.HeatAt(float64(i) / (n - 1))})
+			p.Rect(chart.Box{X0: b.X0 + float64(i)*w, Y0: b.Y0, X1: b.X0 + float64(i+1)*w, Y1: b.Y1}, render.Style{Fill: th.HeatAt(float64(i) / (n - 1))})
 		}
 	}}
-	crit := chart.LegendEntry{Label: "critical path", Draw: func(b chart.Box) { p.line(b.X0, (b.Y0+b.Y1)/2, b.X1, (b.Y0+b.Y1)/2, p.critStyle()) }}
+	crit := chart.LegendEntry{Label: "critical path", Draw: p.Stroke(p.critStyle())}
 	if !lanes {
-		return chart.Legend(p.l, p.z, th.Ink, []chart.LegendEntry{ramp, crit})
+		return p.Legend([]chart.LegendEntry{ramp, crit})
 	}
 	entries := []chart.LegendEntry{
 		{Label: "send o", Draw: bar(th.Send)},
 		{Label: "receive o", Draw: bar(th.Receive)},
 		{Label: "calc", Draw: bar(th.Compute)},
 		{Label: "NIC gap g", Draw: func(b chart.Box) {
-			chart.Rect(p.l, chart.Box{X0: b.X0, Y0: b.Y1 - b.H()/2, X1: b.X1, Y1: b.Y1}, render.Style{Fill: p.gapColour()})
+			p.Rect(chart.Box{X0: b.X0, Y0: b.Y1 - b.H()/2, X1: b.X1, Y1: b.Y1}, render.Style{Fill: p.gapColour()})
 		}},
-		{Label: "noise stall", Draw: func(b chart.Box) {
-			chart.Rect(p.l, b, render.Style{Fill: render.Mix(th.Panel, th.Stall, 0.25)})
-			chart.Hatch(p.l, b, s, th.Stall)
-		}},
-		{Label: "message", Draw: func(b chart.Box) { p.line(b.X0, b.Y1, b.X1, b.Y0, p.msgStyle()) }},
-		{Label: "network delay", Draw: func(b chart.Box) {
-			p.line(b.X0, (b.Y0+b.Y1)/2, b.X1, (b.Y0+b.Y1)/2, render.Style{Stroke: th.Noise, Width: max(1.5, 2*s)})
-		}},
+		{Label: "noise stall", Draw: func(b chart.Box) { p.Stalled(b, render.Mix(th.Panel, th.Stall, 0.25), th.Stall, false) }},
+		{Label: "message", Draw: func(b chart.Box) { p.Line(b.X0, b.Y1, b.X1, b.Y0, p.msgStyle()) }},
+		{Label: "network delay", Draw: p.Stroke(render.Style{Stroke: th.Noise, Width: max(1.5, 2*s)})},
 		crit,
 	}
 	if strips {
 		entries = append(entries, ramp)
 	}
-	return chart.Legend(p.l, p.z, th.Ink, entries)
+	return p.Legend(entries)
 }
 
 // arrange stacks the sides, each with a header row and its lanes in
 // proportion to its ranks (but at least a third of the height), over one
 // time axis.
 func (p *painter) arrange(top float64) {
-	z, s := p.z, p.s
-	W, H := p.l.W, p.l.H
+	z, s := p.Sizes, p.S
+	W, H := p.L.W, p.L.H
 	axisH := 4*s + z.FSSmall*1.4 + z.FSSmall*1.3
 	headH := z.FS * 1.5
 	gap := z.Pad
@@ -218,25 +181,25 @@ func rankLabel(r int) string { return "r" + strconv.Itoa(r) }
 // header names the side's file and parameters and, once the playhead has
 // reached it, its maximum finishing time.
 func (p *painter) header(pn *panel) {
-	sd, z := pn.sd, p.z
+	sd, z := pn.sd, p.Sizes
 	pp := sd.p
 	params := fmt.Sprintf("L=%d o=%d g=%d G=%d O=%d S=%d", pp.L, pp.Overhead, pp.Gap, pp.GapPerByte, pp.OverheadPerByte, pp.S)
 	end := "running"
-	if p.t >= float64(sd.res.End) {
+	if p.Now >= float64(sd.res.End) {
 		end = fmt.Sprintf("finishes at %d ns (rank %d)", sd.res.End, sd.res.EndRank)
 	}
-	room := p.l.W - 2*z.Pad
+	room := p.L.W - 2*z.Pad
 	s := chart.Fit(room, z.FS, false,
 		fmt.Sprintf("%s: %s · %d ranks · %s · %s", sd.name, sd.file, sd.ranks, params, end),
 		fmt.Sprintf("%s: %s · %s · %s", sd.name, sd.file, params, end),
 		fmt.Sprintf("%s: %s · %s", sd.name, sd.file, end),
 		fmt.Sprintf("%s: %s", sd.name, end))
-	p.text(z.Pad, pn.head, s, z.FS, render.AlignLeft, false, p.th.Ink)
+	p.Text(z.Pad, pn.head, s, z.FS, render.AlignLeft, false, p.Th.Ink)
 }
 
 func (p *painter) panel(pn *panel) {
 	p.header(pn)
-	chart.Rect(p.l, pn.lanes, render.Style{Fill: p.th.Panel})
+	p.Rect(pn.lanes, render.Style{Fill: p.Th.Panel})
 	if pn.sd.heat != nil {
 		p.heatStrip(pn)
 	} else {
@@ -244,9 +207,9 @@ func (p *painter) panel(pn *panel) {
 	}
 	p.critical(pn)
 	// The playhead.
-	if p.t < float64(p.r.end) {
-		x := p.x(p.t)
-		p.line(x, pn.lanes.Y0, x, pn.lanes.Y1, render.Style{Stroke: p.th.Playhead, Width: max(1, 1.5*p.s)})
+	if p.Now < float64(p.r.end) {
+		x := p.x(p.Now)
+		p.Line(x, pn.lanes.Y0, x, pn.lanes.Y1, render.Style{Stroke: p.Th.Playhead, Width: max(1, 1.5*p.S)})
 	}
 }
 
@@ -254,8 +217,8 @@ func (p *painter) panel(pn *panel) {
 func (pn *panel) laneY(r float64) float64 { return pn.lanes.Y0 + (r+0.5)*pn.laneH }
 
 func (p *painter) lanes(pn *panel) {
-	sd, z, s := pn.sd, p.z, p.s
-	th := p.th
+	sd, z, s := pn.sd, p.Sizes, p.S
+	th := p.Th
 	// Labels: every k-th lane so that they do not overlap.
 	every := max(1, int(math.Ceil(z.FSSmall*1.1/pn.laneH)))
 	fs := min(z.FSSmall, max(z.FSSmall*0.75, pn.laneH*0.9))
@@ -264,12 +227,12 @@ func (p *painter) lanes(pn *panel) {
 		// the header above and the next side below.
 		y := chart.Baseline(pn.lanes.Y0+float64(r)*pn.laneH, pn.laneH, fs)
 		y = min(max(y, pn.lanes.Y0+font.Ascent(fs)), pn.lanes.Y1-font.Descent(fs))
-		p.text(pn.labelX, y, rankLabel(r), fs, render.AlignRight, false, th.Muted)
+		p.Text(pn.labelX, y, rankLabel(r), fs, render.AlignRight, false, th.Muted)
 	}
 	if pn.laneH >= 6*s && sd.ranks > 1 {
 		for r := 1; r < sd.ranks; r++ {
 			y := pn.lanes.Y0 + float64(r)*pn.laneH
-			p.line(pn.lanes.X0, y, pn.lanes.X1, y, render.Style{Stroke: th.Rule, Width: 1})
+			p.Line(pn.lanes.X0, y, pn.lanes.X1, y, render.Style{Stroke: th.Rule, Width: 1})
 		}
 	}
 	detail := pn.laneH >= 4
@@ -285,29 +248,29 @@ func (p *painter) lanes(pn *panel) {
 		}
 		if detail {
 			for _, g := range sd.gaps[r] {
-				a, b := float64(g.start), min(float64(g.end), p.t)
-				if a >= p.t {
+				a, b := float64(g.start), min(float64(g.end), p.Now)
+				if a >= p.Now {
 					break
 				}
-				chart.Rect(p.l, chart.Box{X0: p.x(a), Y0: top + barH + pn.laneH*0.06, X1: p.x(b), Y1: top + barH + pn.laneH*0.06 + gapH}, render.Style{Fill: p.gapColour()})
+				p.Rect(chart.Box{X0: p.x(a), Y0: top + barH + pn.laneH*0.06, X1: p.x(b), Y1: top + barH + pn.laneH*0.06 + gapH}, render.Style{Fill: p.gapColour()})
 			}
 		}
 		for _, b := range sd.bars[r] {
 			a := float64(b.start)
-			if a >= p.t {
+			if a >= p.Now {
 				break
 			}
-			e := min(float64(b.end), p.t)
+			e := min(float64(b.end), p.Now)
 			if e > a {
 				box := chart.Box{X0: p.x(a), Y0: top, X1: max(p.x(e), p.x(a)+0.5), Y1: top + barH}
-				chart.Rect(p.l, box, p.barStyle(p.kindColour(b.kind), b.kind != goal.Calc && detail && box.W() >= 4))
+				p.Rect(box, p.barStyle(p.kindColour(b.kind), b.kind != goal.Calc && detail && box.W() >= 4))
 			}
-			if b.stall > 0 && float64(b.end) < p.t {
-				se := min(float64(b.end+b.stall), p.t)
+			if b.stall > 0 && float64(b.end) < p.Now {
+				se := min(float64(b.end+b.stall), p.Now)
 				box := chart.Box{X0: p.x(float64(b.end)), Y0: top, X1: p.x(se), Y1: top + barH}
-				chart.Rect(p.l, box, render.Style{Fill: render.Mix(th.Panel, th.Stall, 0.25)})
+				p.Rect(box, render.Style{Fill: render.Mix(th.Panel, th.Stall, 0.25)})
 				if box.W() >= 3 {
-					chart.Hatch(p.l, box, s, th.Stall)
+					chart.Hatch(p.L, box, s, th.Stall)
 				}
 			}
 		}
@@ -321,12 +284,12 @@ func (p *painter) lanes(pn *panel) {
 // to its arrival on the receiver's, as far as the playhead; the part its
 // network noise added is drawn in the noise colour.
 func (p *painter) messages(pn *panel) {
-	sd, s := pn.sd, p.s
+	sd, s := pn.sd, p.S
 	st := p.msgStyle()
-	noise := render.Style{Stroke: p.th.Noise, Width: max(1.5, 2*s)}
+	noise := render.Style{Stroke: p.Th.Noise, Width: max(1.5, 2*s)}
 	head := max(4, 5*s)
 	for _, m := range sd.res.Timeline.Messages {
-		if m.Arrive < 0 || float64(m.Sent) >= p.t {
+		if m.Arrive < 0 || float64(m.Sent) >= p.Now {
 			continue
 		}
 		x0, y0 := p.x(float64(m.Sent)), pn.laneY(float64(m.From))
@@ -338,18 +301,18 @@ func (p *painter) messages(pn *panel) {
 			f := (t - float64(m.Sent)) / float64(m.Arrive-m.Sent)
 			return x0 + f*(x1-x0), y0 + f*(y1-y0)
 		}
-		if float64(m.Arrive) <= p.t {
-			p.l.Add(render.Arrow{From: render.Point{X: x0, Y: y0}, To: render.Point{X: x1, Y: y1}, Head: head, Style: render.Style{Stroke: st.Stroke, Fill: st.Stroke, Width: st.Width}})
+		if float64(m.Arrive) <= p.Now {
+			p.L.Add(render.Arrow{From: render.Point{X: x0, Y: y0}, To: render.Point{X: x1, Y: y1}, Head: head, Style: render.Style{Stroke: st.Stroke, Fill: st.Stroke, Width: st.Width}})
 		} else {
-			xe, ye := at(p.t)
-			p.line(x0, y0, xe, ye, st)
+			xe, ye := at(p.Now)
+			p.Line(x0, y0, xe, ye, st)
 		}
 		if m.Delay > 0 {
 			d0 := float64(m.Arrive - m.Delay)
-			if d0 < p.t {
+			if d0 < p.Now {
 				xa, ya := at(d0)
-				xb, yb := at(min(p.t, float64(m.Arrive)))
-				p.line(xa, ya, xb, yb, noise)
+				xb, yb := at(min(p.Now, float64(m.Arrive)))
+				p.Line(xa, ya, xb, yb, noise)
 			}
 		}
 	}
@@ -376,7 +339,7 @@ func (p *painter) critical(pn *panel) {
 	}
 	for _, c := range sd.crit {
 		a, b := float64(c.Start), float64(c.End)
-		if a > p.t {
+		if a > p.Now {
 			break
 		}
 		ya, yb := y(c.Rank), y(c.Rank)
@@ -387,18 +350,18 @@ func (p *painter) critical(pn *panel) {
 			ya = y(c.Peer)
 		}
 		add(a, ya)
-		if b > p.t {
+		if b > p.Now {
 			f := 0.0
 			if b > a {
-				f = (p.t - a) / (b - a)
+				f = (p.Now - a) / (b - a)
 			}
-			add(p.t, ya+f*(yb-ya))
+			add(p.Now, ya+f*(yb-ya))
 			break
 		}
 		add(b, yb)
 	}
 	if len(pts) >= 2 {
-		p.l.Add(render.Polyline{Points: pts, Style: p.critStyle()})
+		p.L.Add(render.Polyline{Points: pts, Style: p.critStyle()})
 	}
 }
 
@@ -410,34 +373,34 @@ func (p *painter) heatStrip(pn *panel) {
 	// The ramp sampled at the levels the cells were quantised to.
 	var lut [heatLevels]color.RGBA
 	for i := range lut {
-		lut[i] = p.th.HeatAt(float64(i) / (heatLevels - 1))
+		lut[i] = p.Th.HeatAt(float64(i) / (heatLevels - 1))
 	}
 	cells := make([]color.RGBA, h.rows*HeatCols)
-	shown := min(int(math.Ceil(p.t/h.slice)), HeatCols)
+	shown := min(int(math.Ceil(p.Now/h.slice)), HeatCols)
 	for row := range h.rows {
 		lv, out := h.level[row*HeatCols:][:shown], cells[row*HeatCols:][:shown]
 		for c, x := range lv {
 			out[c] = lut[x]
 		}
 	}
-	p.l.Add(render.Grid{Min: render.Point{X: pn.lanes.X0, Y: pn.lanes.Y0}, Max: render.Point{X: pn.lanes.X1, Y: pn.lanes.Y1}, Cols: HeatCols, Rows: h.rows, Cells: cells})
-	z := p.z
-	p.text(pn.labelX, pn.lanes.Y0+z.FSSmall, rankLabel(0), z.FSSmall, render.AlignRight, false, p.th.Muted)
-	p.text(pn.labelX, pn.lanes.Y1, rankLabel(pn.sd.ranks-1), z.FSSmall, render.AlignRight, false, p.th.Muted)
+	p.L.Add(render.Grid{Min: render.Point{X: pn.lanes.X0, Y: pn.lanes.Y0}, Max: render.Point{X: pn.lanes.X1, Y: pn.lanes.Y1}, Cols: HeatCols, Rows: h.rows, Cells: cells})
+	z := p.Sizes
+	p.Text(pn.labelX, pn.lanes.Y0+z.FSSmall, rankLabel(0), z.FSSmall, render.AlignRight, false, p.Th.Muted)
+	p.Text(pn.labelX, pn.lanes.Y1, rankLabel(pn.sd.ranks-1), z.FSSmall, render.AlignRight, false, p.Th.Muted)
 }
 
 // axis is the shared time axis under the last side, in µs.
 func (p *painter) axis() {
-	z, s, th := p.z, p.s, p.th
+	z, s, th := p.Sizes, p.S, p.Th
 	y := p.axisY
-	p.line(p.x0, y, p.x1, y, render.Style{Stroke: th.Ink, Width: max(1, p.s)})
+	p.Line(p.x0, y, p.x1, y, render.Style{Stroke: th.Ink, Width: max(1, p.S)})
 	endUS := float64(p.r.end) / 1000
 	maxTicks := max(2, int((p.x1-p.x0)/(font.Width("000.0", z.FSSmall, false)*2.2)))
 	ticks, step := chart.NiceTicks(0, endUS, maxTicks)
 	for _, tk := range ticks {
 		x := p.x(tk * 1000)
-		p.line(x, y, x, y+4*s, render.Style{Stroke: th.Ink, Width: max(1, p.s)})
-		p.text(x, y+4*s+z.FSSmall*1.1, chart.AxisLabel(tk, step), z.FSSmall, render.AlignCenter, false, th.Muted)
+		p.Line(x, y, x, y+4*s, render.Style{Stroke: th.Ink, Width: max(1, p.S)})
+		p.Text(x, y+4*s+z.FSSmall*1.1, chart.AxisLabel(tk, step), z.FSSmall, render.AlignCenter, false, th.Muted)
 	}
-	p.text(p.x1, y+4*s+z.FSSmall*2.4, "time (µs)", z.FSSmall, render.AlignRight, false, th.Muted)
+	p.Text(p.x1, y+4*s+z.FSSmall*2.4, "time (µs)", z.FSSmall, render.AlignRight, false, th.Muted)
 }

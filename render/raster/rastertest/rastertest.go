@@ -1,5 +1,3 @@
-// Package rastertest checks pictures against golden PNGs, for the tests of
-// the rasteriser and of every scene that is drawn with it.
 package rastertest
 
 import (
