@@ -11,6 +11,7 @@ import (
 	engine "commlab/engine/goal"
 	"commlab/engine/trace"
 	"commlab/internal/outfile"
+	"commlab/internal/shown"
 )
 
 // Study is the GOAL schedules' study: gen-report's eval goal.
@@ -102,6 +103,13 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 	}
 	if *traceOut == "-" {
 		return fmt.Errorf("eval goal: -trace -: standard output carries the eval's JSON; name a file")
+	}
+	// The trace must not replace an input: -trace naming the schedule (or
+	// the noise trace) would overwrite the file being read.
+	for _, in := range []struct{ flag, path string }{{"-f", *file}, {"-noise-trace", *noiseTrace}} {
+		if *traceOut != "" && in.path != "" && sameFile(*traceOut, in.path) {
+			return fmt.Errorf("eval goal: -trace %s is the %s input: the trace would overwrite it; name another file", shown.Cut(*traceOut), in.flag)
+		}
 	}
 	if err := p.Validate(); err != nil {
 		return fs.ParamError(err)
@@ -231,4 +239,15 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 // SIGINT.
 func writeGoalTrace(path string, tc *trace.Trace) error {
 	return outfile.Write(path, nil, func(w io.Writer) error { return trace.WriteChrome(w, tc) })
+}
+
+// sameFile reports whether a and b name one existing file (through links
+// or different spellings of its path).
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }

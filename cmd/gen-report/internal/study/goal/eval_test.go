@@ -146,6 +146,19 @@ func TestEvalGoalTraceOutput(t *testing.T) {
 		t.Errorf("the target holds %.40q, not the trace", b)
 	}
 	clitest.BadInput(t, cmd, args+"-", "eval goal: -trace -: standard output carries the eval's JSON; name a file")
+	// Issue 26: -trace naming the input overwrote it.
+	in := filepath.Join(dir, "in.goal")
+	src, err := os.ReadFile(goalExamples + "ex_linear_alltoall_8.goal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	clitest.BadInput(t, cmd, "eval goal -f "+in+" -trace "+in, "is the -f input: the trace would overwrite it")
+	if b, _ := os.ReadFile(in); string(b) != string(src) {
+		t.Errorf("the schedule was changed")
+	}
 }
 
 // cmd is eval goal as gen-report's main runs it.

@@ -324,6 +324,9 @@ func readTreeJSON(path string) (*topology.Tree, error) {
 
 // parseTreeJSON is readTreeJSON on the file's bytes b.
 func parseTreeJSON(path string, b []byte) (*topology.Tree, error) {
+	// A byte-order mark is read past, as the CSV, GOAL and noise-trace
+	// readers do: editors on Windows write one.
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	// Decoding into topology.Tree directly would not be strict: a
 	// decoder's DisallowUnknownFields does not reach into Tree's
 	// UnmarshalJSON. treeFile has none, so every key is checked here.

@@ -425,6 +425,12 @@ func TestTopologyEdges(t *testing.T) {
 	if _, _, err := clitest.Run(t, topologyCmd, "topology", "infer", "--rtt", td+"bom_rtt4.csv", "--interference", td+"bom_int.csv"); err != nil {
 		t.Errorf("interference csv with a BOM: %v", err)
 	}
+	// Tree JSON with a BOM reads as the same tree (issue 26: it was refused).
+	if bom, err := readTreeJSON(td + "bom_tree.json"); err != nil {
+		t.Errorf("tree JSON with a BOM: %v", err)
+	} else if plain, _ := readTreeJSON(td + "small_tree.json"); mustJSON(t, bom) != mustJSON(t, plain) {
+		t.Errorf("tree JSON with a BOM reads as another tree")
+	}
 	out := t.TempDir() + "/m"
 	for _, tc := range []struct{ args, want string }{
 		{"topology infer --rtt " + td + "ok_rtt4.csv --interference " + td + "bad_int_contradiction.csv",
