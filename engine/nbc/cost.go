@@ -40,21 +40,27 @@ const (
 	// and each doubling allocates anew), per handle event rank 0 records
 	// (32 B, doubled by growth) and per message with memory sharing (both
 	// links' intervals).
-	messageBytes    = 28
-	pendingBytes    = 250
-	recordBytes     = 128
-	threadBytes     = 48
-	memShareBytes   = 80
-	fixedBytes      = 128 << 10
-	nsMessage       = 1000 // engine time per message of one simulation
-	libNBCnsMessage = 2000
-	nsEvent         = 300 // per other event
+	messageBytes  = 28
+	pendingBytes  = 250
+	recordBytes   = 128
+	threadBytes   = 48
+	memShareBytes = 80
+	fixedBytes    = 128 << 10
+	// Engine time per event: nsEvent plus nsHeap per doubling of the
+	// events pending (the event list is a heap), CPU time on one core of
+	// the development machine (TestEstimateBoundsRun and
+	// BenchmarkEstimateSeconds log the measured times).
+	nsEvent = 80
+	nsHeap  = 8
 )
 
 // sim is the bound of one simulation: its messages and its other events,
 // the events pending at once and the handle events it records.
 type sim struct {
-	messages, events, pending, records float64
+	messages, events, records float64
+	// pending: the messages' events pending at once, and the threads'
+	// (T + 16 a rank).
+	pending, threads float64
 }
 
 // Messages is the point-to-point messages of one simulation of p's
@@ -103,6 +109,7 @@ func simBound(p Params, commOnly bool) sim {
 	}
 	s.events = P * perRank
 	s.pending = pending(p)
+	s.threads = P * (T + 16)
 	s.records = 8*K + 4
 	if p.Method == NBCFTest && !commOnly {
 		s.records += math.Ceil(math.Ceil(math.Ceil(float64(p.Matrix)/P)/T) / float64(p.TestEvery))
@@ -154,9 +161,8 @@ func awake(p Params) float64 {
 	return 2*float64(p.Collectives)*perColl + p.ThreadCreate + 4*p.MutexHandoff
 }
 
-// pending bounds the events pending at once in one simulation of p (the
-// threads' own, T + 16 a rank, take threadBytes each, the messages'
-// pendingBytes). Per rank: the posts of one round (posted in one go; the
+// pending bounds the messages' events pending at once in one simulation
+// of p. Per rank: the posts of one round (posted in one go; the
 // next issue waits for the library), or the transfers queued on the
 // node's links, whichever is more (a rendezvous's transfers start after
 // its posts are taken): each started transfer has its end and its arrival
@@ -169,7 +175,7 @@ func awake(p Params) float64 {
 // blocking calls and TCC's progress thread run them one at a time.
 // Pairwise rounds have one message each way per collective in flight.
 func pending(p Params) float64 {
-	P, K, T := float64(p.Nodes), float64(p.Collectives), float64(p.ComputeThreads())
+	P, K := float64(p.Nodes), float64(p.Collectives)
 	inFlight := 1.0
 	if p.Method.LibNBC() {
 		inFlight = K
@@ -189,7 +195,7 @@ func pending(p Params) float64 {
 			perRank += n
 		}
 	}
-	return P * (perRank + T + 16)
+	return P * perRank
 }
 
 // wWork bounds the compute time of thread w, the one that shares its core
@@ -224,34 +230,32 @@ func runSims(p Params) []sim {
 // and memory for every p in range, and of its time on the development
 // machine.
 func Estimate(p Params) cost.Cost {
-	var msgs, events float64
+	var msgs, events, ns float64
 	bytes := float64(fixedBytes)
 	for _, s := range runSims(p) {
 		msgs += s.messages
-		events += s.events
+		all := eventsPerMessage*s.messages + s.events
+		events += all
+		ns += all * (nsEvent + nsHeap*math.Log2(1+s.pending+s.threads))
 		// Every simulation's allocations count: they run one after the
 		// other, and what the first frees the collector may not have
 		// returned before the next allocates.
-		bytes += messageBytes*s.messages + pendingBytes*s.pending + recordBytes*s.records - (pendingBytes-threadBytes)*float64(p.Nodes*(p.ComputeThreads()+16))
+		bytes += messageBytes*s.messages + pendingBytes*s.pending + threadBytes*s.threads + recordBytes*s.records
 		if p.MemoryShare {
 			bytes += memShareBytes * s.messages
 		}
 	}
-	nsMsg := float64(nsMessage)
-	if p.Method.LibNBC() {
-		nsMsg = libNBCnsMessage
-	}
 	c := cost.Cost{
-		Events:  eventsPerMessage*msgs + events,
+		Events:  events,
 		Bytes:   bytes,
-		Seconds: (nsMsg*msgs + nsEvent*events) * 1e-9,
+		Seconds: ns * 1e-9,
 		Key:     "nodes",
 		Why:     fmt.Sprintf("nodes = %d with collectives = %d sends about %s messages", p.Nodes, p.Collectives, cost.Num(msgs)),
 	}
 	c.Fit = func(over float64) string {
 		return fmt.Sprintf("lower collectives to at most %d or nodes to at most %d", max(1, int(float64(p.Collectives)/cost.Scale(over, 1))), max(2, int(float64(p.Nodes)/cost.Scale(over, 2))))
 	}
-	if events <= eventsPerMessage*msgs {
+	if events <= 2*eventsPerMessage*msgs {
 		return c
 	}
 	// The threads' events dominate: name what drives them.

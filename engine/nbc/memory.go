@@ -44,7 +44,12 @@ func fairShare(capacity float64, n int, a float64, m int, b float64) (ra, rb flo
 			ra = min(a, (capacity-float64(m)*b)/float64(n))
 		}
 	default:
-		ra, rb = min(a, level), min(b, level)
+		if n > 0 {
+			ra = min(a, level)
+		}
+		if m > 0 {
+			rb = min(b, level)
+		}
 	}
 	return ra, rb
 }
