@@ -265,7 +265,11 @@ func Estimate(p Params) cost.Cost {
 			c.Key = "time_slice"
 			c.Why = fmt.Sprintf("time_slice = %g s on the oversubscribed core, against up to %s s of compute on the thread that shares it, makes up to %s time slices", p.TimeSlice, cost.Num(min(wWork(p), awake(p))), cost.Num(n))
 			c.Fit = func(over float64) string {
-				return fmt.Sprintf("raise time_slice to at least %g s or lower matrix to at most %d", p.TimeSlice*cost.Scale(over, 1), int(float64(p.Matrix)/cost.Scale(over, 2)))
+				if wWork(p) <= awake(p)/2 { // the compute of the shared core's thread bounds the slices
+					return fmt.Sprintf("raise time_slice to at least %g s or lower matrix to at most %d", p.TimeSlice*cost.Scale(over, 1), int(float64(p.Matrix)/cost.Scale(over, 2)))
+				}
+				// the time the progress thread is awake bounds them
+				return fmt.Sprintf("raise time_slice to at least %g s or lower msg to at most %s", p.TimeSlice*cost.Scale(over, 1), cost.Num(p.Msg/cost.Scale(over, 1)))
 			}
 			return c
 		}
