@@ -271,20 +271,22 @@ type Params struct {
 	// with 16 threads (Intel OpenMP, hot team): ~3 µs.
 	ForkJoin float64 `json:"fork_join" help:"OpenMP parallel region fork + join barrier in s, in [0, 1]"`
 
-	// MemoryShare: a socket's memory bandwidth is shared, max-min fairly,
-	// by everything that streams from its memory at the same time: the
-	// compute threads on it (each at most CoreBandwidth), the alltoall's
-	// local copy (one core reading and writing, at most 2 ×
-	// CopyBandwidth of traffic) and the NIC's DMA (DMATraffic ×
-	// Bandwidth per busy direction). The communication buffers are on
-	// socket 0, where the main thread first touched them (Linux's default
-	// first-touch placement), so the copy and the DMA load socket 0. Off
-	// (the default): each compute thread streams at its static share
-	// (the lesser of CoreBandwidth and SocketBandwidth over the threads on
-	// its socket), and copies and transfers take no memory bandwidth. On,
-	// the compute threads run row by row, each row's rate taken at its
-	// start; the copy's rate is re-evaluated whenever a compute thread
-	// starts or ends its share.
+	// MemoryShare: a socket's memory bandwidth is shared by everything
+	// that streams from its memory at the same time: the NIC's DMA
+	// (DMATraffic × Bandwidth per busy direction of the link, paced by the
+	// link and served first, at most half the socket), then, max-min
+	// fairly, the compute threads on it (each at most CoreBandwidth) and
+	// the alltoall's local copy (one core reading and writing every byte,
+	// at most 2 × CopyBandwidth of traffic). The communication buffers are
+	// on socket 0, where the main thread first touched them (Linux's
+	// default first-touch placement), so the copy and the DMA load socket
+	// 0. Off (the default, the model before issue 22): each compute thread
+	// streams at its static share (the lesser of CoreBandwidth and
+	// SocketBandwidth over the threads on its socket), and copies and
+	// transfers take no memory bandwidth. On, the compute threads run row
+	// by row (or chunk by chunk between NBC_Test calls), each chunk's rate
+	// taken at its start; the copy's rate is re-evaluated whenever a
+	// compute thread starts or ends its share.
 	MemoryShare bool `json:"memory_share" help:"compute threads, the alltoall's local copy and the NIC's DMA share each socket's memory bandwidth (max-min fair) instead of the compute threads alone"`
 	// DMATraffic is the memory traffic the NIC's DMA makes per byte on
 	// the wire, for each busy direction (with MemoryShare): an RDMA send
