@@ -38,20 +38,22 @@ const (
 	// event pending at the peak (an event is 24 B; the event list's runs
 	// keep up to as many taken events as pending ones until they compact,
 	// and each doubling allocates anew), per handle event rank 0 records
-	// (32 B, doubled by growth) and per message with memory sharing (both
-	// links' intervals).
+	// (32 B, doubled by growth) and per message with memory sharing (its
+	// two intervals on the links, 16 B each, up to four times that as
+	// their queues grow).
 	messageBytes  = 28
 	pendingBytes  = 250
 	recordBytes   = 128
 	threadBytes   = 48
-	memShareBytes = 80
+	memShareBytes = 128
 	fixedBytes    = 128 << 10
 	// Engine time per event: nsEvent plus nsHeap per doubling of the
 	// events pending (the event list is a heap), CPU time on one core of
 	// the development machine (TestEstimateBoundsRun and
 	// BenchmarkEstimateSeconds log the measured times).
-	nsEvent = 80
-	nsHeap  = 8
+	nsEvent    = 80
+	nsHeap     = 8
+	nsMemShare = 40
 )
 
 // sim is the bound of one simulation: its messages and its other events,
@@ -173,7 +175,8 @@ func awake(p Params) float64 {
 // (a thread entering the library answers all waiting RTSs at once).
 // LibNBC's collectives are all issued before any is waited on; MPI's
 // blocking calls and TCC's progress thread run them one at a time.
-// Pairwise rounds have one message each way per collective in flight.
+// Pairwise rounds have one message each way per collective in flight:
+// its posts, handshake, transfer end and arrival, a dozen events at most.
 func pending(p Params) float64 {
 	P, K := float64(p.Nodes), float64(p.Collectives)
 	inFlight := 1.0
@@ -184,7 +187,7 @@ func pending(p Params) float64 {
 	if p.Method.LibNBC() {
 		pairwise = p.NBCAlltoall == Pairwise
 	}
-	perRank := 8 * inFlight
+	perRank := 12 * inFlight
 	if !pairwise {
 		n := inFlight * (P - 1) // messages in flight each way
 		d := p.Msg / p.Bandwidth
@@ -236,7 +239,11 @@ func Estimate(p Params) cost.Cost {
 		msgs += s.messages
 		all := eventsPerMessage*s.messages + s.events
 		events += all
-		ns += all * (nsEvent + nsHeap*math.Log2(1+s.pending+s.threads))
+		perEvent := nsEvent + nsHeap*math.Log2(1+s.pending+s.threads)
+		if p.MemoryShare {
+			perEvent += nsMemShare // a row's share of the socket, the link's state
+		}
+		ns += all * perEvent
 		// Every simulation's allocations count: they run one after the
 		// other, and what the first frees the collector may not have
 		// returned before the next allocates.
