@@ -16,6 +16,12 @@ func BenchmarkRun(b *testing.B) {
 		{"nbct-interference-2nodes", func() Params { p := Paper2Nodes(NBCT); p.PollInterference = 0.1; return p }},
 		{"tcc-32nodes-collectives16", func() Params { p := Paper32Nodes(TCC); p.Collectives = 16; return p }},
 		{"nbct-32nodes-collectives16", func() Params { p := Paper32Nodes(NBCT); p.Collectives = 16; return p }},
+		{"tcc-32nodes-memory-share", func() Params { p := Paper32Nodes(TCC); p.MemoryShare = true; return p }},
+		{"nbct-2nodes-oversubscribed-min-slice", func() Params {
+			p := Paper2Nodes(NBCT)
+			p.Oversubscribe, p.TimeSlice, p.Msg, p.Matrix = true, MinTimeSlice, 100e6, 40000
+			return p
+		}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			p := bc.p()

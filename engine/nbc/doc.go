@@ -65,15 +65,35 @@
 //     starts takes 1 + PollInterference times as long: the paper's
 //     "synchronisation between the progress thread and the compute
 //     threads" (Section V), which it names without a magnitude. With
-//     TestAll or PollInterference > 0 the threads run row by row (one
-//     event per chunk); otherwise each thread's share is one event.
+//     TestAll, PollInterference > 0 or MemoryShare the threads run row by
+//     row (one event per chunk); otherwise each thread's share is one
+//     event.
+//   - Memory (MemoryShare, off by default): the product is bound by memory
+//     bandwidth, so the NIC's DMA (DMATraffic bytes of memory traffic per
+//     byte on the wire) and the local copy take their part of socket 0's
+//     bandwidth, where the main thread first touched the buffers, while
+//     they run: the DMA first (paced by the link), the compute threads and
+//     the copy then share the rest max-min fairly (memory.go). It slows
+//     the rows that overlap a transfer, and TCC's copy, which its progress
+//     thread makes while the product runs.
+//   - Oversubscription: Linux refuses CFS granularities under 100 µs, so
+//     Validate refuses TimeSlice below MinTimeSlice; compute thread w's
+//     completion is scheduled only when no slice end comes first.
+//
+// Unknowns lists the magnitudes the paper names without numbers, each with
+// its unit, its plausible range and the source of that range
+// (docs/nbc.md has the table); a calibration searches inside those ranges
+// only. Estimate bounds a run's events and memory from the model's own
+// counts (messages, rows, time slices), for every input in range.
 //
 // Every constant is a field of Params, documented with its unit and where its
 // default comes from (the hardware of the paper's Section IV-B: Xeon E5-2680
 // 2.7 GHz, 16 cores, FDR InfiniBand, Intel MPI 4.0). The magnitudes the
-// paper names without numbers (ProgressCall, ThreadCreate,
-// PollInterference) keep hardware estimates here; cmd/gen-report calibrates
-// them on the paper's 2-node figure and predicts the 32-node one.
+// paper names without numbers (Unknowns: ProgressCall, ThreadCreate,
+// MutexHandoff, PollInterference, and DMATraffic with MemoryShare) keep
+// hardware estimates here; cmd/gen-report calibrates them, inside their
+// plausible ranges, on the paper's 2-node figure and predicts the 32-node
+// one (docs/nbc.md has the results).
 //
 // # The speedup
 //

@@ -352,6 +352,12 @@ func pinnedCases() []struct {
 	master.TestThreads = TestMaster
 	interf := Paper2Nodes(NBCT)
 	interf.PollInterference = 0.2
+	shared := Paper2Nodes(TCC)
+	shared.MemoryShare, shared.DMATraffic = true, 0.7
+	shared32 := Paper32Nodes(NBCT)
+	shared32.MemoryShare = true
+	over := Paper32Nodes(TCC)
+	over.Oversubscribe, over.TimeSlice, over.Collectives = true, 2e-4, 3
 	return []struct {
 		name string
 		p    Params
@@ -361,6 +367,9 @@ func pinnedCases() []struct {
 		{"pinned32NBCF", Paper32Nodes(NBCFTest), pinned32NBCF},
 		{"pinned32NBCFMaster", master, pinned32NBCFMaster},
 		{"pinned2NBCTInterference", interf, pinned2NBCTInterference},
+		{"pinned2TCCMemoryShare", shared, pinned2TCCMemoryShare},
+		{"pinned32NBCTMemoryShare", shared32, pinned32NBCTMemoryShare},
+		{"pinned32TCCOversubscribed", over, pinned32TCCOversubscribed},
 	}
 }
 

@@ -127,6 +127,13 @@ const (
 	// MaxPollInterference bounds Params.PollInterference: a compute thread
 	// 11 times slower than alone is far beyond any interference.
 	MaxPollInterference = 10
+	// MinTimeSlice bounds Params.TimeSlice below: Linux refuses a CFS
+	// granularity under 100 µs (kernel/sysctl.c: min_sched_granularity_ns
+	// = 100000, the floor of sched_min_granularity_ns and
+	// sched_latency_ns), so no thread sharing a core runs for less before
+	// the other gets it. It also bounds the events of an oversubscribed
+	// run: one time slice of the shared core each (issue 26).
+	MinTimeSlice = 100e-6
 )
 
 // Params are the model's inputs (specs/nbc-tcc.md). Times are in seconds,
@@ -236,9 +243,14 @@ type Params struct {
 	// (lmbench lat_ctx on Sandy Bridge class CPUs, with cache refill): ~3 µs.
 	ContextSwitch float64 `json:"context_switch" help:"cost of one context switch in s, in [0, 1]"`
 	// TimeSlice is how long the kernel lets one of two runnable threads run
-	// on a shared core before switching: CFS on 2.6.32 with 16 CPUs has
-	// sched_min_granularity 0.75 ms × (1 + log2 16) = 3.75 ms.
-	TimeSlice float64 `json:"time_slice" help:"scheduler time slice on an oversubscribed core in s, in (0, 1]"`
+	// on a shared core before switching. CFS scales its granularities by
+	// 1 + log2(CPUs) = 5 on 16 CPUs: sched_min_granularity is 0.75 ms × 5
+	// = 3.75 ms in later kernels (the default kept here) and 1 ms × 5 =
+	// 5 ms in those of the paper's 2.6.32 era (kernel/sched_fair.c:
+	// sysctl_sched_min_granularity = 1000000); two CPU-bound threads get
+	// about sched_latency / 2 each. Linux refuses granularities under
+	// 100 µs (MinTimeSlice).
+	TimeSlice float64 `json:"time_slice" help:"scheduler time slice on an oversubscribed core in s, in [0.0001, 1] (Linux's CFS refuses a granularity under 100 µs)"`
 	// ThreadCreate is pthread_create plus the new thread's first run (the
 	// progress thread's start-up, in TCC's Init and LibNBC's thread
 	// variant): ~30 µs.
@@ -258,6 +270,33 @@ type Params struct {
 	// ForkJoin is an OpenMP parallel region's fork plus its closing barrier
 	// with 16 threads (Intel OpenMP, hot team): ~3 µs.
 	ForkJoin float64 `json:"fork_join" help:"OpenMP parallel region fork + join barrier in s, in [0, 1]"`
+
+	// MemoryShare: a socket's memory bandwidth is shared by everything
+	// that streams from its memory at the same time: the NIC's DMA
+	// (DMATraffic × Bandwidth per busy direction of the link, paced by the
+	// link and served first, at most half the socket), then, max-min
+	// fairly, the compute threads on it (each at most CoreBandwidth) and
+	// the alltoall's local copy (one core reading and writing every byte,
+	// at most 2 × CopyBandwidth of traffic). The communication buffers are
+	// on socket 0, where the main thread first touched them (Linux's
+	// default first-touch placement), so the copy and the DMA load socket
+	// 0. Off (the default, the model before issue 22): each compute thread
+	// streams at its static share (the lesser of CoreBandwidth and
+	// SocketBandwidth over the threads on its socket), and copies and
+	// transfers take no memory bandwidth. On, the compute threads run row
+	// by row (or chunk by chunk between NBC_Test calls), each chunk's rate
+	// taken at its start; the copy's rate is re-evaluated whenever a
+	// compute thread starts or ends its share.
+	MemoryShare bool `json:"memory_share" help:"compute threads, the alltoall's local copy and the NIC's DMA share each socket's memory bandwidth (max-min fair) instead of the compute threads alone"`
+	// DMATraffic is the memory traffic the NIC's DMA makes per byte on
+	// the wire, for each busy direction (with MemoryShare): an RDMA send
+	// reads its buffer from memory and a receive writes its buffer to it,
+	// 1 B per B. Intel's Data Direct I/O (Xeon E5-2600) puts incoming
+	// DMA writes in the last-level cache instead, but only in 10 % of its
+	// ways (2 MB of the E5-2680's 20 MB), which messages of 500 KB-5 MB
+	// on a socket streaming a matrix overflow; 0 is the bound where no
+	// DMA byte reaches memory.
+	DMATraffic float64 `json:"dma_traffic" help:"memory traffic of the NIC's DMA per byte on the wire and busy direction (with memory_share), in [0, 1]"`
 }
 
 // Default returns the paper's 32-node case with TCC.
@@ -291,6 +330,7 @@ func base(m Method) Params {
 		TimeSlice:       3.75e-3,
 		ThreadCreate:    30e-6,
 		ForkJoin:        3e-6,
+		DMATraffic:      1,
 	}
 }
 
@@ -366,6 +406,9 @@ func (p Params) Validate() error {
 	if p.TestThreads != TestAll && p.TestThreads != TestMaster {
 		return &RangeError{"test_threads", fmt.Sprintf("%q", p.TestThreads), TestAll + " or " + TestMaster}
 	}
+	if !(p.DMATraffic >= 0 && p.DMATraffic <= 1) {
+		return &RangeError{"dma_traffic", fmt.Sprint(p.DMATraffic), "a ratio in [0, 1]"}
+	}
 	if !(p.PollInterference >= 0 && p.PollInterference <= MaxPollInterference) {
 		return &RangeError{"poll_interference", fmt.Sprint(p.PollInterference), fmt.Sprintf("a ratio in [0, %d]", MaxPollInterference)}
 	}
@@ -384,8 +427,8 @@ func (p Params) Validate() error {
 			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a time in seconds in [0, %g]", maxTime)}
 		}
 	}
-	if !(p.TimeSlice > 0 && p.TimeSlice <= maxTime) {
-		return &RangeError{"time_slice", fmt.Sprint(p.TimeSlice), fmt.Sprintf("a time in seconds in (0, %g]", maxTime)}
+	if !(p.TimeSlice >= MinTimeSlice && p.TimeSlice <= maxTime) {
+		return &RangeError{"time_slice", fmt.Sprint(p.TimeSlice), fmt.Sprintf("a time in seconds in [%g, %g] (Linux's CFS refuses a granularity under 100 µs)", MinTimeSlice, maxTime)}
 	}
 	for _, c := range []struct {
 		field string

@@ -2,6 +2,7 @@ package nbc
 
 import (
 	"fmt"
+	"math"
 
 	"commlab/engine/des"
 	"commlab/engine/progress"
@@ -23,6 +24,7 @@ const (
 	evRows                  // a compute thread finishes a chunk of its rows, row-wise mode (ID: rank·T + thread)
 	evTestIn                // a thread gets the library's lock for its NBC_Test (ID: rank·T + thread)
 	evTestOut               // a thread's NBC_Test returns (ID: rank·T + thread)
+	evCopy                  // the local copy ends, if its rate has not changed since (ID: rank)
 )
 
 // Actions wait in a rank's library until some thread of the rank is inside
@@ -113,11 +115,18 @@ type rank struct {
 	wRemaining      float64
 	wRunning        bool
 	wSince, wDoneAt float64
-	owner           int8 // 0 none, 1 w, 2 progress
+	wPending        float64 // the time of w's scheduled completion (wCompletion)
+	owner           int8    // 0 none, 1 w, 2 progress
 	switching       bool
 	next            int8
 	sliceEnd        float64
 	coreAt          float64
+
+	// Memory sharing (Params.MemoryShare): compute threads streaming per
+	// socket, the link's transfers (send, receive) and the local copy.
+	streams []int
+	dma     [2]ivQueue
+	cp      copyState
 }
 
 const (
@@ -143,6 +152,8 @@ type model struct {
 	// the compute threads' rows (Params.PollInterference > 0). Either runs
 	// the product row-wise: one event per chunk of rows per thread.
 	allTest, interferes bool
+	// memShare: Params.MemoryShare (rows run one by one at their share).
+	memShare bool
 
 	rec      *trace.Trace
 	lanes    []laneState
@@ -156,6 +167,7 @@ type model struct {
 	first    float64 // rank 0's first Issue
 	lastWait float64
 	err      error
+	events   int // handled by simulate
 }
 
 type laneState struct {
@@ -205,18 +217,28 @@ func ComputeTime(p Params) float64 {
 }
 
 func run(p Params, rec *trace.Trace, pr progress.Func) (Result, error) {
+	res, _, err := runCounted(p, rec, pr)
+	return res, err
+}
+
+// runCounted is run that also returns how many events its simulations
+// handled (the run, its communication alone, its baseline): what
+// Estimate bounds.
+func runCounted(p Params, rec *trace.Trace, pr progress.Func) (Result, int, error) {
 	m := newModel(p, rec, false)
 	m.watch(pr.Part(0, 0.5))
 	if err := m.simulate(); err != nil {
-		return Result{}, err
+		return Result{}, 0, err
 	}
+	events := m.events
 	res := Result{Total: m.total(), Events: m.evs}
 	res.Compute = ComputeTime(p)
 	c := newModel(p, nil, true)
 	c.watch(pr.Part(0.5, 0.75))
 	if err := c.simulate(); err != nil {
-		return Result{}, err
+		return Result{}, 0, err
 	}
+	events += c.events
 	res.Comm = c.lastWait - c.first
 	res.Overlap = m.overlap()
 	res.Overhead = res.Total - (res.Compute + res.Comm - res.Overlap)
@@ -227,15 +249,16 @@ func run(p Params, rec *trace.Trace, pr progress.Func) (Result, error) {
 		bm := newModel(bp, nil, false)
 		bm.watch(pr.Part(0.75, 1))
 		if err := bm.simulate(); err != nil {
-			return Result{}, err
+			return Result{}, 0, err
 		}
 		res.Baseline = bm.total()
+		events += bm.events
 	}
 	res.Speedup = res.Baseline / res.Total
 	if rec != nil {
 		rec.Sort()
 	}
-	return res, nil
+	return res, events, nil
 }
 
 func newModel(p Params, rec *trace.Trace, commOnly bool) *model {
@@ -244,6 +267,7 @@ func newModel(p Params, rec *trace.Trace, commOnly bool) *model {
 	m.w = m.T - 1
 	m.allTest = !commOnly && p.Method == NBCFTest && p.TestThreads == TestAll
 	m.interferes = !commOnly && p.Method.Threaded() && p.PollInterference > 0
+	m.memShare = p.MemoryShare
 	m.rowTime = rowTimes(p, m.T)
 	m.ranks = make([]rank, m.P)
 	m.msgs = make([]msg, m.K*m.P*m.P)
@@ -296,6 +320,9 @@ func newModel(p Params, rec *trace.Trace, commOnly bool) *model {
 		rk.queue = make([]int, p.QueueCap)
 		rk.progCur = -1
 		rk.h = -1
+		if m.memShare {
+			rk.streams = make([]int, p.Sockets)
+		}
 		if m.rowwise() {
 			rk.rowsLeft = make([]int, m.T)
 			rk.callEnd = make([]float64, m.T)
@@ -327,7 +354,7 @@ func (m *model) simulate() error {
 	for r := range m.P {
 		m.sim.Schedule(0, evMain, int32(r))
 	}
-	m.sim.Run(m)
+	m.events = m.sim.Run(m)
 	if err := m.sim.Err(); err != nil {
 		return err
 	}
@@ -386,6 +413,7 @@ func (m *model) Handle(s *des.Sim, e des.Event) {
 		} else {
 			m.setLane(r, t, trace.Idle, now, "barrier", -1)
 		}
+		m.streamEnd(r, t, now)
 		m.workerDone(r, now)
 	case evPost:
 		m.postSend(int(e.ID), now)
@@ -426,6 +454,8 @@ func (m *model) Handle(s *des.Sim, e des.Event) {
 			return
 		}
 		m.coreEvent(r, now)
+	case evCopy:
+		m.copyDone(int(e.ID), now)
 	}
 }
 
@@ -505,6 +535,10 @@ func (m *model) startData(i int, t float64) {
 	dst.setRxFree(arrive)
 	m.sim.Schedule(start+d, evTxDone, int32(i))
 	m.sim.Schedule(arrive, evData, int32(i))
+	if m.memShare {
+		src.dma[0].push(start, start+d)
+		dst.dma[1].push(arrive-d, arrive)
+	}
 	if g.src == 0 {
 		m.tx = append(m.tx, [2]float64{start, start + d})
 	}
@@ -575,16 +609,30 @@ func (m *model) pairwise() bool {
 	return m.p.Alltoall == Pairwise
 }
 
-// roundOps returns round k's operations for rank r as (peer, isSend),
-// receive before send as LibNBC schedules them.
+// postRound posts round k of rank r's collective h from time t (or when
+// the library is free), receive before send as LibNBC schedules them, and
+// returns when the posting ends. Before the first round the block to
+// itself is copied locally: its time is fixed, or, with memory sharing, it
+// runs at its share of the socket's memory and postRound returns +Inf (the
+// posts follow when it ends: copyDone).
 func (m *model) postRound(r, h, k int, lane int, t float64) float64 {
+	rk := &m.ranks[r]
+	t = max(t, rk.libBusy)
+	if k == 0 {
+		if m.memShare {
+			m.startCopy(r, h, lane, t)
+			return math.Inf(1)
+		}
+		t += m.p.Msg / m.p.CopyBandwidth
+	}
+	return m.postOps(r, h, k, lane, t)
+}
+
+// postOps posts round k's requests from time t, one MPI call each.
+func (m *model) postOps(r, h, k int, lane int, t float64) float64 {
 	rk := &m.ranks[r]
 	c := &rk.colls[h]
 	t = max(t, rk.libBusy)
-	if k == 0 {
-		// The block to itself: a local copy before the first round.
-		t += m.p.Msg / m.p.CopyBandwidth
-	}
 	post := func(peer int, send bool) {
 		t += m.p.MPICall
 		if send {

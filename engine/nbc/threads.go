@@ -62,6 +62,10 @@ func (m *model) mainStep(r int, now float64) {
 				built := now + p.ScheduleStep*float64(c.rounds*m.opsPerRound())
 				end := m.postRound(r, h, 0, 0, built)
 				m.setLane(r, 0, trace.Send, now, fmt.Sprintf("NBC_Ialltoall #%d", h), h)
+				if math.IsInf(end, 1) {
+					rk.cp.wakeMain = true // the copy runs at its share: copyDone wakes us
+					return
+				}
 				m.sim.Schedule(end, evMain, int32(r))
 				return
 			}
@@ -173,12 +177,14 @@ func (m *model) computeStep(r int, now float64) bool {
 			rows := m.rankRows[r]
 			rk.rowsMain, rk.rowsDone = threadRows(rows, m.T, 0), 0
 			rk.workersLeft = m.T - 1
+			m.streamStart(r, now)
 			for t := 1; t < m.T; t++ {
-				d := float64(threadRows(rows, m.T, t)) * m.rowTime[t]
+				d := m.rowDur(r, t, threadRows(rows, m.T, t))
 				if m.shared && t == m.w {
 					rk.wStarted, rk.wRemaining = true, d
 					if d == 0 {
 						rk.wDone = true
+						m.streamEnd(r, t, now)
 						m.workerDone(r, now)
 						continue
 					}
@@ -197,6 +203,7 @@ func (m *model) computeStep(r int, now float64) bool {
 		case 1: // the main thread's next rows
 			if rk.rowsDone == rk.rowsMain {
 				rk.computeEnd = max(rk.computeEnd, now)
+				m.streamEnd(r, 0, now)
 				rk.sub = 4
 				if rk.workersLeft == 0 {
 					m.join(r, now)
@@ -209,16 +216,18 @@ func (m *model) computeStep(r int, now float64) bool {
 			if p.Method == NBCFTest {
 				n = min(n, p.TestEvery)
 			}
-			if m.interferes {
-				// One row at a time: its rate is set at its start.
+			if m.interferes || m.memShare && p.Method != NBCFTest {
+				// One row at a time: its rate is set at its start. (With
+				// NBC_Test calls, a chunk between two calls has one rate,
+				// as the other threads' chunks do.)
 				n = 1
 				m.computeLane(r, 0, now)
-			} else {
+			} else if r == 0 && m.rec != nil { // the label costs an allocation per chunk
 				m.setLane(r, 0, trace.Compute, now, fmt.Sprintf("rows %d–%d", rk.rowsDone, rk.rowsDone+n), -1)
 			}
 			rk.rowsDone += n
 			rk.sub = 2
-			m.sim.Schedule(now+float64(n)*m.rowTime[0]*m.slowdown(r), evMain, int32(r))
+			m.sim.Schedule(now+m.rowDur(r, 0, n), evMain, int32(r))
 			return false
 		case 2: // rows done: a progress call between outer-loop iterations
 			if p.Method != NBCFTest || rk.rowsDone == rk.rowsMain {
@@ -278,7 +287,7 @@ func (m *model) computeStep(r int, now float64) bool {
 // rowwise reports whether the compute threads run chunk by chunk: to call
 // NBC_Test between their rows, or to take a progress thread's interference
 // at each row's start.
-func (m *model) rowwise() bool { return m.allTest || m.interferes }
+func (m *model) rowwise() bool { return m.allTest || m.interferes || m.memShare && !m.commOnly }
 
 // slowdown is the factor on a row's time that starts now on rank r: 1 +
 // PollInterference while a progress thread polls on its core, else 1.
@@ -313,6 +322,7 @@ func (m *model) nextRows(r, t int, now float64) {
 	rk := &m.ranks[r]
 	if rk.rowsLeft[t] == 0 {
 		m.setLane(r, t, trace.Idle, now, "barrier", -1)
+		m.streamEnd(r, t, now)
 		m.workerDone(r, now)
 		return
 	}
@@ -322,7 +332,7 @@ func (m *model) nextRows(r, t int, now float64) {
 	}
 	rk.rowsLeft[t] -= n
 	m.computeLane(r, t, now)
-	m.sim.Schedule(now+float64(n)*m.rowTime[t]*m.slowdown(r), evRows, int32(r*m.T+t))
+	m.sim.Schedule(now+m.rowDur(r, t, n), evRows, int32(r*m.T+t))
 }
 
 // rowsDone: compute thread t finished a chunk. With every thread testing it
@@ -522,6 +532,7 @@ func (m *model) reschedule(r int, now float64) {
 			rk.coreAt = rk.sliceEnd
 			m.sim.Schedule(rk.coreAt, evCore, int32(r))
 		}
+		m.wCompletion(r, now)
 		return
 	}
 	// Take the core from cur.
@@ -576,7 +587,7 @@ func (m *model) startOn(r int, who int8, now float64) {
 		rk.wRunning, rk.wSince = true, now
 		rk.wDoneAt = now + rk.wRemaining
 		m.setLane(r, m.w, trace.Compute, now, "rows", -1)
-		m.sim.Schedule(rk.wDoneAt, evWorker, int32(r*m.T+m.w))
+		m.wCompletion(r, now)
 	case ownP:
 		if rk.wStarted && !rk.wDone {
 			m.setLane(r, m.w, trace.Idle, now, "preempted", -1)
@@ -586,6 +597,24 @@ func (m *model) startOn(r int, who int8, now float64) {
 		rk.progSched = true
 		m.progRun(r, now)
 	}
+}
+
+// wCompletion schedules the end of compute thread w's rows if it runs and
+// nothing on the shared core comes first. A completion scheduled at every
+// start of w would go stale at every preemption and stay in the event list
+// until its (late) time: one per time slice, which is what made short
+// slices fill the memory (issue 26). The core's next event (a slice end, a
+// switch) calls reschedule, which calls this again.
+func (m *model) wCompletion(r int, now float64) {
+	rk := &m.ranks[r]
+	if !rk.wRunning || rk.wPending == rk.wDoneAt {
+		return
+	}
+	if rk.coreAt > now && rk.coreAt < rk.wDoneAt {
+		return
+	}
+	rk.wPending = rk.wDoneAt
+	m.sim.Schedule(rk.wDoneAt, evWorker, int32(r*m.T+m.w))
 }
 
 // ---- recording ----
