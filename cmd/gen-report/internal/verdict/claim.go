@@ -42,6 +42,9 @@ type Check struct {
 // moving our estimate anywhere within its interval cannot turn a decided
 // verdict into the opposite one (verdict_test.go holds every study to it).
 func Compare(c Claim, ours stats.Interval) Check {
+	if shift != nil {
+		ours = shift(ours)
+	}
 	ch := Check{Claim: c, Ours: ours}
 	switch {
 	case ours.Lo >= c.Lo && ours.Hi <= c.Hi:
@@ -163,4 +166,34 @@ func Evidence(checks ...Check) string {
 		s = append(s, line)
 	}
 	return strings.Join(s, ". ") + "."
+}
+
+// shift, when set, moves every interval Compare sees: Perturbed's way of
+// testing that no verdict hangs on where an estimate sits in its interval.
+var shift func(stats.Interval) stats.Interval
+
+// Perturbed runs f with every interval Compare sees moved by a fraction
+// of its half-width, frac in [-1, 1] (the estimate and both ends move
+// together: the data could have come out anywhere in the interval). A
+// verdict Compare decides must not turn into the opposite under any frac;
+// it may become inconclusive. Tests only: it is not safe to call while
+// another goroutine compares.
+func Perturbed(frac float64, f func()) {
+	shift = func(iv stats.Interval) stats.Interval {
+		d := frac * iv.HalfWidth()
+		iv.Mean, iv.Lo, iv.Hi = iv.Mean+d, iv.Lo+d, iv.Hi+d
+		return iv
+	}
+	defer func() { shift = nil }()
+	f()
+}
+
+// Opposite says whether a and b are decided verdicts that contradict each
+// other: reproduced, partly and not reproduced are each the opposite of
+// the other two; inconclusive and not checkable contradict nothing.
+func Opposite(a, b report.Verdict) bool {
+	decided := func(v report.Verdict) bool {
+		return v == report.Reproduced || v == report.PartlyReproduced || v == report.NotReproduced
+	}
+	return decided(a) && decided(b) && a != b
 }

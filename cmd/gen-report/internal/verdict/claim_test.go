@@ -91,3 +91,24 @@ func TestCombine(t *testing.T) {
 		}
 	}
 }
+
+// TestPerturbed: a shift by a whole half-width turns an interval just
+// inside the range inconclusive, never not reproduced.
+func TestPerturbed(t *testing.T) {
+	c := Claim{Lo: 5, Hi: 20}
+	ours := iv(5.8, 5.3, 6.3, 30)
+	if v := Compare(c, ours).Verdict; v != report.Reproduced {
+		t.Fatalf("unshifted: %s", v)
+	}
+	var got report.Verdict
+	Perturbed(-1, func() { got = Compare(c, ours).Verdict })
+	if got != report.Inconclusive {
+		t.Errorf("shifted down by its half-width: %s, want inconclusive", got)
+	}
+	if Compare(c, ours).Verdict != report.Reproduced {
+		t.Error("the shift outlived Perturbed")
+	}
+	if !Opposite(report.Reproduced, report.PartlyReproduced) || Opposite(report.Reproduced, report.Inconclusive) {
+		t.Error("Opposite")
+	}
+}
