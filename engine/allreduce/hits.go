@@ -15,9 +15,10 @@ import "math"
 // MinHits is how many times a cell's trials are expected to meet the rare
 // event before their mean and its t-interval are trusted. For a mean of
 // n trials of which a Binomial(n, π) number are late by D, the 95 %
-// t-interval covers the true mean about 80 % of the time when nπ = 3,
-// 90 % at 6 and 93 % at 10 (docs/allreduce.md has the table, computed
-// from the binomial law); 10 is where more trials stop buying coverage.
+// t-interval covers the true mean 63 % of the time when nπ = 1, 80 % at
+// 3 (where P(no hit) = 5 %), 87 % at 5 and 93 % at 10, and no more than
+// 93-95 % up to 50 (docs/allreduce.md has the table, summed over the
+// binomial law): 10 is where more trials stop buying coverage.
 const MinHits = 10
 
 // HitProbability is how likely noise is to meet one trial of a Params, from
