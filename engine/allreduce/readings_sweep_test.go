@@ -294,29 +294,35 @@ func summariseReadings(cells []readingCell) string {
 		fig int
 		set string
 	}{{12, "B"}, {21, "C1"}} {
-		fmt.Fprintf(&b, "\nFig. %d's cut (set %s at x = 10^-2): speedup conventional/proposed, 95 %% interval (delta method on the paired means)\n\n", cut.fig, cut.set)
-		fmt.Fprintf(&b, "| reading | largest speedup | speedup ≥ 2 (interval above 2) at P | steepest climb of the proposed time (P ≥ 2^8) | per P: speedup [interval] trials |\n|---|---|---|---|---|\n")
+		cols := map[string][]readingCell{}
+		var names []string
 		for _, r := range sweepReadings {
-			var col []readingCell
 			for _, c := range by[r.name] {
 				if c.Set == cut.set && c.X == -2 {
-					col = append(col, c)
+					cols[r.name] = append(cols[r.name], c)
 				}
 			}
-			if len(col) == 0 {
-				continue
+			if len(cols[r.name]) > 0 {
+				names = append(names, r.name)
+				slices.SortFunc(cols[r.name], func(a, b readingCell) int { return a.K - b.K })
 			}
-			slices.SortFunc(col, func(a, b readingCell) int { return a.K - b.K })
-			speed := func(c readingCell) (s, lo, hi float64) {
-				return 1 / c.Effect, 1 / (c.Effect + c.EffectHW), 1 / max(c.Effect-c.EffectHW, 1e-300)
-			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		speed := func(c readingCell) (s, lo, hi float64) {
+			return 1 / c.Effect, 1 / (c.Effect + c.EffectHW), 1 / max(c.Effect-c.EffectHW, 1e-300)
+		}
+		fmt.Fprintf(&b, "\nFig. %d's cut (set %s at x = 10^-2): speedup conventional/proposed with its 95 %% interval (delta method on the paired means)\n\n", cut.fig, cut.set)
+		fmt.Fprintf(&b, "| reading | largest speedup | interval above 2 at P | steepest climb of the proposed time (P ≥ 2^8) |\n|---|---|---|---|\n")
+		for _, name := range names {
+			col := cols[name]
 			var peak readingCell
 			var above []int
 			var climb float64
 			climbK := 0
-			var per []string
 			for i, c := range col {
-				s, lo, hi := speed(c)
+				s, lo, _ := speed(c)
 				if ps, _, _ := speed(peak); peak.Trials == 0 || s > ps {
 					peak = c
 				}
@@ -326,18 +332,32 @@ func summariseReadings(cells []readingCell) string {
 				if i > 0 && c.K >= 8 && c.Prop/col[i-1].Prop > climb {
 					climb, climbK = c.Prop/col[i-1].Prop, c.K
 				}
+			}
+			ps, plo, phi := speed(peak)
+			fmt.Fprintf(&b, "| %s | %.3g [%.3g, %.3g] at 2^%d | %s | %.2fx from 2^%d to 2^%d |\n", name, ps, plo, phi, peak.K,
+				kRanges(above), climb, climbK-1, climbK)
+		}
+		fmt.Fprintf(&b, "\n| P | %s |\n|---|%s\n", strings.Join(names, " | "), strings.Repeat("---|", len(names)))
+		for _, k := range PaperSets(true)[0].K {
+			fmt.Fprintf(&b, "| 2^%d |", k)
+			for _, name := range names {
+				i := slices.IndexFunc(cols[name], func(c readingCell) bool { return c.K == k })
+				if i < 0 {
+					b.WriteString(" – |")
+					continue
+				}
+				c := cols[name][i]
+				s, lo, hi := speed(c)
 				mark := ""
 				if c.Capped {
 					mark = "*"
 				}
-				per = append(per, fmt.Sprintf("2^%d: %.2f [%.2f, %.2f] %d%s", c.K, s, lo, hi, c.Trials, mark))
+				fmt.Fprintf(&b, " %.2f [%.2f, %.2f] %d%s |", s, lo, hi, c.Trials, mark)
 			}
-			ps, plo, phi := speed(peak)
-			fmt.Fprintf(&b, "| %s | %.3g [%.3g, %.3g] at 2^%d | %s | %.2fx from 2^%d to 2^%d | %s |\n", r.name, ps, plo, phi, peak.K,
-				kRanges(above), climb, climbK-1, climbK, strings.Join(per, "; "))
+			b.WriteString("\n")
 		}
 	}
-	b.WriteString("\n* the cell stopped at its cap or budget before the precision or MinTrials.\n")
+	b.WriteString("\nCells: speedup [95 % interval] trials; * the cell stopped at its cap or budget before the precision or MinTrials.\n")
 	return b.String()
 }
 
