@@ -31,7 +31,7 @@ var (
 	readingsOut       = flag.String("readings.out", "", "TestReadingsSweep: sweep the readings and write JSON lines here")
 	readingsIn        = flag.String("readings.in", "", "TestReadingsSweep: summarise this file of JSON lines instead of sweeping")
 	readingsQuick     = flag.Bool("readings.quick", false, "TestReadingsSweep: the quick grids (P ≤ 2^12, whole decades)")
-	readingsCap       = flag.Int("readings.cap", 1000, "TestReadingsSweep: most trials a cell runs")
+	readingsCap       = flag.Int("readings.cap", 1000, "TestReadingsSweep: most trials a cell runs, unless MinTrials asks for more and the budget allows them")
 	readingsBudget    = flag.Float64("readings.budget", 1e8, "TestReadingsSweep: most process-stage updates a cell spends (at least 10 trials)")
 	readingsDecades   = flag.Bool("readings.decades", true, "TestReadingsSweep: outside the cuts of Fig. 12 and 21, only the x values on whole decades")
 	readingsCutBudget = flag.Float64("readings.cutbudget", 2e9, "TestReadingsSweep: the same for the cells of Fig. 12's and Fig. 21's cuts")
@@ -169,7 +169,9 @@ func sweepTheReadings(t *testing.T, path string) []readingCell {
 				if j.cut {
 					budget = *readingsCutBudget
 				}
-				c := adaptiveCell(t, &sim, j.p, j.cell, min(*readingsCap, max(10, int(budget/Updates(j.p)))))
+				// The cap gives way to MinTrials as far as the budget allows.
+				afford := max(10, int(budget/Updates(j.p)))
+				c := adaptiveCell(t, &sim, j.p, j.cell, min(max(*readingsCap, j.p.MinTrials(*readingsWaive)), afford))
 				c.Set, c.X, c.K, c.Reading = j.set.Name, j.set.XExp[j.xi], j.k, sweepReadings[j.reading].name
 				b, _ := json.Marshal(c)
 				mu.Lock()
@@ -190,6 +192,7 @@ func sweepTheReadings(t *testing.T, path string) []readingCell {
 // adaptiveCell runs trials of p (trial t from sweep.RNG(seed, cell, t)) in
 // blocks until both the conventional and the proposed mean have a 95 %
 // t-interval within tol of themselves and MinTrials are done, or capN.
+// The first block is MinTrials (at least 10), each next a quarter more.
 func adaptiveCell(t *testing.T, sim *Simulator, p Params, cell, capN int) readingCell {
 	k := p.K()
 	minT := p.MinTrials(*readingsWaive)
@@ -293,6 +296,30 @@ func summariseReadings(cells []readingCell) string {
 			}
 			fmt.Fprintf(&b, " %.3g [%.3g, %.3g] at x = %s, P = 2^%d (n = %d) |", top.Conv/top.NoJitter,
 				(top.Conv-top.ConvHW)/top.NoJitter, (top.Conv+top.ConvHW)/top.NoJitter, ExpLabel(top.X), top.K, top.Trials)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "\n| reading | largest speedup conventional/proposed: set A | set B | set C1 | set C2 |\n|---|---|---|---|---|\n")
+	for _, r := range sweepReadings {
+		cs := by[r.name]
+		if len(cs) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s |", r.name)
+		for _, set := range []string{"A", "B", "C1", "C2"} {
+			var top *readingCell
+			for i := range cs {
+				c := &cs[i]
+				if c.Set == set && (top == nil || c.Effect < top.Effect) {
+					top = c
+				}
+			}
+			if top == nil {
+				fmt.Fprintf(&b, " – |")
+				continue
+			}
+			fmt.Fprintf(&b, " %.3g [%.3g, %.3g] at x = %s, P = 2^%d |", 1/top.Effect, 1/(top.Effect+top.EffectHW),
+				1/max(top.Effect-top.EffectHW, 1e-300), ExpLabel(top.X), top.K)
 		}
 		b.WriteString("\n")
 	}
