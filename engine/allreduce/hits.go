@@ -230,15 +230,17 @@ func convolve(a, b []float64) []float64 {
 
 // MinTrials is the least number of trials after which a cell's mean times
 // (conventional and proposed) have been expected to meet their rare event
-// MinHits times, for every event that matters at the relative precision
-// tol (e.g. 0.02): an event of probability π that delays a trial by the
-// duration D moves the mean m₀ + πD by the share πD/(m₀ + πD), and when
-// that share (with the rarer of π and 1 − π) is below tol, missing it
-// cannot move the mean by more than tol and it sets no minimum. m₀ is the
-// jitter-free time and D the duration, what one hit costs (a network
-// event exactly, an OS window at most). The result is at least 2, the
-// fewest a t-interval needs, and may exceed any cap: a cell that cannot
-// afford it has not seen enough to be judged.
+// MinHits times, for every event that can move a mean by more than tol of
+// itself: an event of probability π that delays a trial by the duration D
+// moves the mean m₀ + πD by the share πD/(m₀ + πD), and when that share
+// (with the rarer of π and 1 − π) is below tol, missing it cannot move the
+// mean by more than tol and it sets no minimum. m₀ is the jitter-free time
+// and D the duration, what one hit costs (a network event exactly, an OS
+// window at most). Pass a quarter of the sweep's relative precision (0.005
+// for 2 %): a skipped event then moves a mean by a quarter of its interval
+// at most. The result is at least 2, the fewest a t-interval needs, and
+// may exceed any cap: a cell that cannot afford it has not seen enough to
+// be judged.
 func (p Params) MinTrials(tol float64) int {
 	h := p.Hits()
 	m0, d := p.NoJitterTime(), p.Duration
