@@ -53,16 +53,21 @@ func BenchmarkTrialMemory(b *testing.B) {
 
 // BenchmarkQuiet splits the noise cost: one trial at P = 2^16 with no
 // jitter, OS jitter only, network noise only, and both; "stationary" is
-// both with os_phase=stationary (the model before os_phase, bit for bit).
+// both with os_phase=stationary (the model before os_phase, bit for bit),
+// "compute" both with os_hits=compute.
 func BenchmarkQuiet(b *testing.B) {
-	for _, mode := range []string{"none", "os", "net", "both", "stationary"} {
+	for _, mode := range []string{"none", "os", "net", "both", "stationary", "compute"} {
 		b.Run(mode, func(b *testing.B) {
 			p := Default()
 			p.P, p.T = 1<<16, 16
-			p.OSJitter = mode == "os" || mode == "both" || mode == "stationary"
-			p.NetNoise = mode == "net" || mode == "both" || mode == "stationary"
+			both := mode == "both" || mode == "stationary" || mode == "compute"
+			p.OSJitter = mode == "os" || both
+			p.NetNoise = mode == "net" || both
 			if mode == "stationary" {
 				p.OSPhase = PhaseStationary
+			}
+			if mode == "compute" {
+				p.OSHits = HitsCompute
 			}
 			var s Simulator
 			rng := rand.New(rand.NewPCG(1, 1))

@@ -95,19 +95,9 @@ func (s *Simulator) Run(p Params, rng *rand.Rand, rec *trace.Trace) (Result, err
 	if rec != nil && p.P > MaxTraceP {
 		return Result{}, &RangeError{"P", fmt.Sprint(p.P), fmt.Sprintf("at most %d when recording a trace", MaxTraceP)}
 	}
-	key := noise.NewKey(rng)
-	var osn *noise.Periodic
-	var net *noise.Poisson
-	var err error
-	if p.OSJitter {
-		if osn, err = noise.NewPeriodic(p.Period, p.Duration, onsets[p.OSPhase], p.CoScheduled, key); err != nil {
-			return Result{}, err
-		}
-	}
-	if p.NetNoise {
-		if net, err = noise.NewPoisson(p.NetMean(), p.Duration, p.NoJitterTime(), key); err != nil {
-			return Result{}, err
-		}
+	osn, net, err := noiseModels(p, noise.NewKey(rng))
+	if err != nil {
+		return Result{}, err
 	}
 	res := s.run(p, osn, net, rec)
 	if err := s.err; err != nil {
@@ -117,8 +107,32 @@ func (s *Simulator) Run(p Params, rng *rand.Rand, rec *trace.Trace) (Result, err
 	return res, nil
 }
 
+// noiseModels builds a trial's jitter from its key (nil = off). Every
+// reading of a trial draws from the same key in the same way: the OS
+// phases are the same whatever os_phase and os_hits say, and the network
+// events the same whatever the OS readings say (net_wait changes their
+// rate, so their times), which is what lets the readings of a cell share
+// their random numbers.
+func noiseModels(p Params, key noise.Key) (osn *noise.Periodic, net *noise.Poisson, err error) {
+	if p.OSJitter {
+		if osn, err = noise.NewPeriodic(p.Period, p.Duration, onsets[p.OSPhase], p.CoScheduled, key); err != nil {
+			return nil, nil, err
+		}
+		osn.Hits = osHits[p.OSHits]
+	}
+	if p.NetNoise {
+		if net, err = noise.NewPoisson(p.NetMean(), p.Duration, p.NoJitterTime(), key); err != nil {
+			return nil, nil, err
+		}
+	}
+	return osn, net, nil
+}
+
 // onsets maps the model's OSPhase to the noise package's Onset.
 var onsets = [...]noise.Onset{PhaseFirst: noise.FirstAtPhase, PhaseStationary: noise.Stationary}
+
+// osHits maps the model's OSHits to the noise package's Hits.
+var osHits = [...]noise.Hits{HitsWall: noise.HitsWall, HitsCompute: noise.HitsCompute}
 
 // run is Run after validation, with the noise models given (nil = off).
 // Tests call it with hand-placed OS windows.

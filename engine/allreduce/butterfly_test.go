@@ -111,7 +111,9 @@ func reference(p Params, osn *noise.Periodic, net *noise.Poisson) []float64 {
 			wins[i] += per
 		}
 		w := wins[i]
-		if w <= s && s < w+d { // ready inside a window: wait for its end
+		// Ready inside a window: wait for its end, unless only windows
+		// that begin during the work count (os_hits=compute).
+		if w <= s && s < w+d && p.OSHits == HitsWall {
 			s = w + d
 		}
 		end := s + c
@@ -161,18 +163,9 @@ func reference(p Params, osn *noise.Periodic, net *noise.Poisson) []float64 {
 }
 
 func noises(t testing.TB, p Params, key noise.Key) (*noise.Periodic, *noise.Poisson) {
-	var osn *noise.Periodic
-	var net *noise.Poisson
-	var err error
-	if p.OSJitter {
-		if osn, err = noise.NewPeriodic(p.Period, p.Duration, onsets[p.OSPhase], p.CoScheduled, key); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if p.NetNoise {
-		if net, err = noise.NewPoisson(p.NetMean(), p.Duration, p.NoJitterTime(), key); err != nil {
-			t.Fatal(err)
-		}
+	osn, net, err := noiseModels(p, key)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return osn, net
 }
@@ -195,6 +188,9 @@ func randomParams(r *rand.Rand, minK, maxK int) Params {
 	p.OSPhase = OSPhase(r.IntN(2))
 	if r.IntN(8) == 0 {
 		p.NetWait = WaitInverse
+	}
+	if r.IntN(3) == 0 {
+		p.OSHits = HitsCompute
 	}
 	return p
 }
@@ -328,6 +324,7 @@ func TestValidate(t *testing.T) {
 		{"send_overhead", func(p *Params) { p.SendOverhead = -1 }},
 		{"os_phase", func(p *Params) { p.OSPhase = 2 }},
 		{"net_wait", func(p *Params) { p.NetWait = 7 }},
+		{"os_hits", func(p *Params) { p.OSHits = 2 }},
 		{"period", func(p *Params) { p.NetWait, p.Period, p.Duration = WaitInverse, 1e-13, 1e-14 }},
 		// A port busier than free for good (issue 16: a message waited
 		// without end at period 100, duration 50 with net_wait=inverse).

@@ -64,6 +64,17 @@ func TestGoldenStationary(t *testing.T) {
 	checkGolden(t, "butterfly_stationary.golden", cases)
 }
 
+// TestGoldenCompute pins the same runs with os_hits=compute (OS jitter
+// only while a process reduces).
+func TestGoldenCompute(t *testing.T) {
+	cases := goldenCases()
+	for i := range cases {
+		cases[i].Name += ", compute"
+		cases[i].Params.OSHits = HitsCompute
+	}
+	checkGolden(t, "butterfly_compute.golden", cases)
+}
+
 func checkGolden(t *testing.T, file string, cases []gcase) {
 	t.Helper()
 	var s Simulator

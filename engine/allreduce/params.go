@@ -38,6 +38,12 @@ type Params struct {
 	// NetWait is the mean time between network-noise events: period (the
 	// spec's reading, default) or 1/period (the paper's words, literally).
 	NetWait NetWait `json:"net_wait" help:"mean time between network-noise events: period (default) or inverse = 1/period (the paper's literal words)"`
+	// OSHits says which OS windows delay a reduction: any window running
+	// when it is ready or starting during it (wall, default), or only one
+	// that begins during it (compute: eq. 2's OS-jitter as a term of the
+	// computation's time). omitempty keeps the JSON of the default reading
+	// as it was before the option existed.
+	OSHits OSHits `json:"os_hits,omitempty" help:"wall: an OS window holds the CPU whenever it runs, a reduction ready inside one waits for its end (default); compute: only a window that begins during a reduction delays it (eq. 2: OS-jitter is a term of the computation time), one that begins while the process waits for its partner passes in the wait"`
 	// T is how many redundant exchanges to simulate, in [0, K]; the result
 	// holds the allreduce time for every T' ≤ T.
 	T int `json:"T" help:"redundant exchanges simulated, in [0, K]; -1 means K"`
@@ -140,6 +146,59 @@ func (w *NetWait) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// OSHits is which OS-jitter windows delay a reduction (papers/000 eq. 2,
+// "γ × N + OS-jitter"). The zero value is the spec's reading.
+type OSHits uint8
+
+const (
+	// HitsWall: a window holds the process's CPU for its whole length.
+	// A reduction ready while a window runs waits for its end, and a
+	// window that begins during a reduction suspends it; a window that
+	// begins and ends while the process waits for its partner costs
+	// nothing.
+	HitsWall OSHits = iota
+	// HitsCompute: OS jitter counts only while the process computes (eq.
+	// 2 adds it to the computation's time γN, eq. 1 has none): a window
+	// delays a reduction by its whole length only if it begins during
+	// it, and one that begins while the process waits for its partner's
+	// message is absorbed by the wait. Interrupt handlers, page faults
+	// and cache refills cost a process that runs; an idle core takes them
+	// for free. Under it os_phase makes no difference.
+	HitsCompute
+)
+
+var osHitsNames = [...]string{HitsWall: "wall", HitsCompute: "compute"}
+
+// OSHitsNames are the names OSHits accepts, in order.
+func OSHitsNames() []string { return osHitsNames[:] }
+
+func (h OSHits) String() string {
+	if int(h) < len(osHitsNames) {
+		return osHitsNames[h]
+	}
+	return fmt.Sprintf("OSHits(%d)", h)
+}
+
+// Set parses a name (flag.Value); the error lists the names allowed.
+func (h *OSHits) Set(s string) error {
+	for i, n := range osHitsNames {
+		if s == n {
+			*h = OSHits(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("want one of %s", strings.Join(osHitsNames[:], ", "))
+}
+
+func (h OSHits) MarshalText() ([]byte, error) { return []byte(h.String()), nil }
+
+func (h *OSHits) UnmarshalText(b []byte) error {
+	if err := h.Set(string(b)); err != nil {
+		return &RangeError{"os_hits", strconv.Quote(string(b)), "one of " + strings.Join(osHitsNames[:], ", ")}
+	}
+	return nil
+}
+
 // NetMean is the mean time between a port's network-noise events, s.
 func (p Params) NetMean() float64 {
 	if p.NetWait == WaitInverse {
@@ -225,6 +284,9 @@ func (p Params) Validate() error {
 	}
 	if int(p.OSPhase) >= len(osPhaseNames) {
 		return &RangeError{"os_phase", p.OSPhase.String(), "one of " + strings.Join(osPhaseNames[:], ", ")}
+	}
+	if int(p.OSHits) >= len(osHitsNames) {
+		return &RangeError{"os_hits", p.OSHits.String(), "one of " + strings.Join(osHitsNames[:], ", ")}
 	}
 	if int(p.NetWait) >= len(netWaitNames) {
 		return &RangeError{"net_wait", p.NetWait.String(), "one of " + strings.Join(netWaitNames[:], ", ")}

@@ -324,3 +324,96 @@ func TestPoissonAdvance(t *testing.T) {
 		t.Fatal("Advance never moved a cursor: the test does not exercise it")
 	}
 }
+
+// TestPeriodicHitsCompute: with HitsCompute a window that began before the
+// work (while the process waited) is absorbed, even if it is still running
+// when the work is ready; one that begins during the work delays it by its
+// whole length, and further ones push it on as under HitsWall.
+func TestPeriodicHitsCompute(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		s, c     float64
+		wall, cp float64 // finish under HitsWall and HitsCompute
+	}{
+		{"ready inside a window", 0.1, 0.5, 0.75, 0.6},
+		{"ready as a window begins", 0, 0.5, 0.75, 0.75},
+		{"window begins during the work", 0.9, 0.2, 1.35, 1.35},
+		{"window begins as the work ends", 0.5, 0.5, 1, 1},
+		{"two windows met", 0.8, 1, 2.3, 2.3},
+		{"ready inside a window, then one more", 0.1, 1, 1.5, 1.35},
+	} {
+		for _, hits := range []Hits{HitsWall, HitsCompute} {
+			n := &Periodic{Period: 1, Duration: 0.25, Onset: Stationary, Hits: hits, Phases: []float64{0}}
+			w := n.FirstWindow(0) // windows [m, m+0.25)
+			want := tc.wall
+			if hits == HitsCompute {
+				want = tc.cp
+			}
+			if got := n.Finish(&w, tc.s, tc.c); got != want {
+				t.Errorf("%s, hits %d: work [%g, +%g) ends at %g, want %g", tc.name, hits, tc.s, tc.c, got, want)
+			}
+			// The segments cover the same interval and add up to the work.
+			w = n.FirstWindow(0)
+			var work float64
+			end := n.FinishSegments(&w, tc.s, tc.c, func(a, b float64, working bool) {
+				if working {
+					work += b - a
+				}
+			})
+			if end != want || math.Abs(work-tc.c) > 1e-12 {
+				t.Errorf("%s, hits %d: segments end at %g with %g of work, want %g and %g", tc.name, hits, end, work, want, tc.c)
+			}
+		}
+	}
+}
+
+// TestPeriodicComputeExpectedDelay: under HitsCompute short work c (c <
+// period − duration) started at a time uniform relative to the windows
+// meets the start of one with probability c/period and is then delayed by
+// the whole duration:
+//
+//	E[delay] = c·duration/period
+//
+// with either onset, since no window begins before time 0 that could
+// matter (against (duration²/2 + c·duration)/period under HitsWall, see
+// TestPeriodicExpectedDelay).
+func TestPeriodicComputeExpectedDelay(t *testing.T) {
+	const period, dur, c = 1e-3, 1e-4, 3e-4
+	const procs = 200000
+	for _, onset := range []Onset{FirstAtPhase, Stationary} {
+		for _, s := range []float64{0, 0.0123} {
+			n, err := NewPeriodic(period, dur, onset, false, KeyOf(31, 32))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n.Hits = HitsCompute
+			var sum, sum2 float64
+			for i := range procs {
+				w := n.FirstWindow(i)
+				d := n.Finish(&w, s, c) - s - c
+				if math.Abs(d) > 1e-15 && math.Abs(d-dur) > 1e-15 { // rounding of s + c − s − c
+					t.Fatalf("onset %d, s = %g: process %d delayed by %g, want 0 or the duration %g", onset, s, i, d, dur)
+				}
+				sum += d
+				sum2 += d * d
+			}
+			mean := sum / procs
+			sd := math.Sqrt(sum2/procs - mean*mean)
+			within(t, fmt.Sprintf("onset %d at s = %g: E[delay]", onset, s), mean, c*dur/period, sd/math.Sqrt(procs), 4)
+		}
+	}
+}
+
+// TestPeriodicHitsKeepPhases: Hits changes what a window does, not where it
+// lies: the same key gives the same phases and first windows under both,
+// so the readings of a trial share their random numbers.
+func TestPeriodicHitsKeepPhases(t *testing.T) {
+	a, _ := NewPeriodic(1e-3, 1e-5, FirstAtPhase, false, KeyOf(41, 42))
+	b, _ := NewPeriodic(1e-3, 1e-5, FirstAtPhase, false, KeyOf(41, 42))
+	b.Hits = HitsCompute
+	for i := range 1000 {
+		if a.Phase(i) != b.Phase(i) || a.FirstWindow(i) != b.FirstWindow(i) {
+			t.Fatalf("process %d: phase %g / %g, first window %g / %g", i, a.Phase(i), b.Phase(i), a.FirstWindow(i), b.FirstWindow(i))
+		}
+	}
+}

@@ -18,14 +18,37 @@ const (
 	Stationary
 )
 
+// Hits says which windows delay a piece of work.
+type Hits uint8
+
+const (
+	// HitsWall: a window holds the CPU for its whole length, whatever the
+	// process is doing. Work ready inside a window waits for its end, and a
+	// window that starts during the work suspends it; only a window that
+	// begins and ends while the process waits for a message costs nothing.
+	HitsWall Hits = iota
+	// HitsCompute: only a window that begins while the process computes
+	// delays it, by its whole length. One that begins while the process
+	// waits for a message is absorbed by the wait, even if it would still
+	// be running when the message comes: the jitter is a term of the
+	// computation's time (papers/000, eq. 2: γN + OS-jitter), the way a
+	// page fault or a cache refill only costs a process that runs.
+	HitsCompute
+)
+
 // Periodic is the OS jitter of specs/allreduce-jitter.md: process i is
 // unavailable during [φ_i + m·Period, φ_i + m·Period + Duration) for every
 // integer m ≥ 0 (Onset FirstAtPhase) or every integer m (Stationary). Work
-// that meets such a window waits it out.
+// that meets such a window waits it out; with Hits = HitsCompute only the
+// windows that begin during the work do.
 type Periodic struct {
 	Period   float64 // s, > 0
 	Duration float64 // s, in (0, Period)
 	Onset    Onset
+	// Hits says which windows delay work; the zero value is HitsWall.
+	// With HitsCompute the Onset makes no difference: a window that
+	// began before time 0 never begins during work.
+	Hits Hits
 	// CoScheduled gives every process the same phase (the daemons are
 	// synchronised; a standard comparison in the noise literature).
 	CoScheduled bool
@@ -79,7 +102,8 @@ func (n *Periodic) FirstWindow(i int) float64 {
 // Finish returns the time at which c seconds of work started at s complete
 // on a process whose next window starts at *w, and advances *w past the
 // windows the work met. Calls for one process must come with non-decreasing
-// s; the cursor makes the common case (no window in [s, s+c)) one compare.
+// s; the cursor makes the common case (no window in [s, s+c)) one compare,
+// whatever Hits is.
 func (n *Periodic) Finish(w *float64, s, c float64) float64 {
 	end := s + c
 	if end <= *w {
@@ -97,15 +121,21 @@ func (n *Periodic) FinishSegments(w *float64, s, c float64, run func(a, b float6
 
 func (n *Periodic) finishSlow(w *float64, s, c float64, run func(a, b float64, working bool)) float64 {
 	p, d := n.Period, n.Duration
-	for *w+d <= s { // windows that ended before the work was ready
-		*w += p
-	}
-	if *w <= s { // ready inside a window: wait for its end
-		if run != nil {
-			run(s, *w+d, false)
+	if n.Hits == HitsCompute {
+		for *w < s { // windows that began before the work: absorbed
+			*w += p
 		}
-		s = *w + d
-		*w += p
+	} else {
+		for *w+d <= s { // windows that ended before the work was ready
+			*w += p
+		}
+		if *w <= s { // ready inside a window: wait for its end
+			if run != nil {
+				run(s, *w+d, false)
+			}
+			s = *w + d
+			*w += p
+		}
 	}
 	end := s + c
 	// Each window that starts before the work is done pushes the end back
