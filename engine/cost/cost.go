@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"commlab/internal/shown"
 )
 
 // Cost is an estimate of one run.
@@ -39,8 +41,12 @@ func (c Cost) Add(b Cost) Cost {
 
 // Budget is what a run may take.
 type Budget struct {
-	Name    string  // whose budget, for messages: "the page", "this machine (half of its 24 GB)"
-	Bytes   float64 // peak memory, bytes; 0 or Inf: no limit
+	Name  string  // whose budget, for messages: "the page", "the command"
+	Bytes float64 // peak memory, bytes; 0 or Inf: no limit
+	// Basis, when not empty, says where Bytes comes from, after it in a
+	// refusal: "half of the 4.29 GB of RLIMIT_AS (ulimit -v) less the
+	// 1.24 GB this process has mapped".
+	Basis   string
 	Seconds float64 // engine time, s; 0 or Inf: no limit
 	// Slowdown multiplies Cost.Seconds for this budget's platform: the
 	// page runs WebAssembly, the commands run natively (0 means 1).
@@ -113,7 +119,11 @@ func (e *Error) Error() string {
 	memOver := limited(b.Bytes) && c.Bytes > b.Bytes
 	timeOver := limited(b.Seconds) && c.seconds(b) > b.Seconds
 	if memOver {
-		what = append(what, fmt.Sprintf("%s, over %s's %s", approx(Bytes(c.Bytes)), b.Name, Bytes(b.Bytes)))
+		m := fmt.Sprintf("%s, over %s's %s", approx(Bytes(c.Bytes)), b.Name, Bytes(b.Bytes))
+		if b.Basis != "" {
+			m += ", " + b.Basis
+		}
+		what = append(what, m)
 	}
 	if timeOver {
 		what = append(what, fmt.Sprintf("%s of engine time, over %s's %s", approx(Duration(c.seconds(b))), b.Name, Duration(b.Seconds)))
@@ -161,21 +171,7 @@ func Num(x float64) string {
 }
 
 // Bytes writes a size in decimal units: "512 B", "40 MB", "8.5 GB".
-func Bytes(x float64) string {
-	switch {
-	case !(x < 1e24):
-		return "more than 1e24 B"
-	case x >= 1e12:
-		return fmt.Sprintf("%.3g TB", x/1e12)
-	case x >= 1e9:
-		return fmt.Sprintf("%.3g GB", x/1e9)
-	case x >= 1e6:
-		return fmt.Sprintf("%.3g MB", x/1e6)
-	case x >= 1e3:
-		return fmt.Sprintf("%.3g kB", x/1e3)
-	}
-	return fmt.Sprintf("%.0f B", x)
-}
+func Bytes(x float64) string { return shown.Bytes(x) }
 
 // Duration writes an engine time: "0.8 s", "25 min", "3.1 h", "12 days".
 func Duration(s float64) string {
