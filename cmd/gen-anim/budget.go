@@ -2,7 +2,7 @@
 
 package main
 
-import "commlab/internal/budget"
+import "commlab/cmd/internal/budget"
 
 // cliBudget is the budget of the runs gen-anim builds: the commands' (half
 // the machine's memory, 10 minutes of engine time; none with -force), in

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"commlab/cmd/internal/budget"
 	"commlab/engine/cost"
-	"commlab/internal/budget"
 	"commlab/scene/catalog"
 )
 

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"commlab/internal/budget"
+	"commlab/cmd/internal/budget"
 	"commlab/internal/outfile"
 	"commlab/internal/shown"
 	"commlab/render"

@@ -7,10 +7,10 @@ import (
 	"math"
 	"runtime"
 
+	"commlab/cmd/internal/budget"
 	"commlab/engine/allreduce"
 	"commlab/engine/cost"
 	"commlab/engine/topology"
-	"commlab/internal/budget"
 )
 
 // addForce adds -force: run even when the estimate is over the budget.

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"commlab/cmd/internal/budget"
 	"commlab/engine/allreduce"
 	"commlab/engine/cost"
 	"commlab/engine/sweep"
 	"commlab/engine/topology"
-	"commlab/internal/budget"
 )
 
 // machine8GB puts a fixed machine in place of this one for the test: 8 GB
