@@ -27,6 +27,12 @@ type Cost struct {
 	// what would fit, e.g. "raise period to at least 2e-4 or lower N to at
 	// most 5e6". Nil: Check says only by how much to shrink the run.
 	Fit func(over float64) string
+	// Knobs, when set, are the parameters a refusal may advise moving, in
+	// place of Fit: the message names each that alone brings the run
+	// within the budget, at the value that does (see Knob). A caller that
+	// changes a cost other than by multiplying it (adding a part that
+	// does not move with the knobs) sets its own or clears them.
+	Knobs func() Knobs
 }
 
 // Add is the cost of running a and then b in the same process: events,
@@ -136,10 +142,18 @@ func (e *Error) Error() string {
 		why = "this run"
 	}
 	msg := fmt.Sprintf("%s (%s)", why, strings.Join(what, "; "))
-	if c.Fit != nil {
-		msg += "; " + c.Fit(e.Over)
+	advice, tried := "", ""
+	if c.Knobs != nil {
+		ks := c.Knobs()
+		advice = advise(c, b, ks)
+		tried = " (no one of " + strings.Join(ks.Keys(), ", ") + " does it alone within its range, nor two together)"
+	} else if c.Fit != nil {
+		advice = c.Fit(e.Over)
+	}
+	if advice != "" {
+		msg += "; " + advice
 	} else {
-		msg += fmt.Sprintf("; make it about %s times smaller", Num(math.Ceil(e.Over)))
+		msg += fmt.Sprintf("; make it about %s times smaller%s", Num(math.Ceil(e.Over)), tried)
 	}
 	if b.Force != "" {
 		msg += " (" + b.Force + " runs it anyway)"
@@ -159,15 +173,34 @@ func approx(s string) string {
 // significant digits: "64", "0.001", "4.2e8", "1.9e-4".
 func Num(x float64) string {
 	if x != 0 && (math.Abs(x) >= 1e6 || math.Abs(x) < 1e-3) {
-		m, e, _ := strings.Cut(fmt.Sprintf("%.1e", x), "e")
-		m = strings.TrimSuffix(m, ".0")
-		exp, _ := strconv.Atoi(e)
-		return fmt.Sprintf("%se%d", m, exp)
+		return numDigits(x, 2)
 	}
 	if math.Abs(x) >= 1000 {
 		return strconv.FormatFloat(math.Round(x), 'f', 0, 64)
 	}
 	return fmt.Sprintf("%.3g", x)
+}
+
+// numDigits writes x to d significant digits in Num's style: "1.9e-4",
+// "0.00099999", "4.25e8" (trailing zeros dropped).
+func numDigits(x float64, d int) string {
+	if x != 0 && (math.Abs(x) >= 1e6 || math.Abs(x) < 1e-3) {
+		m, e, _ := strings.Cut(strconv.FormatFloat(x, 'e', d-1, 64), "e")
+		if strings.Contains(m, ".") {
+			m = strings.TrimRight(strings.TrimRight(m, "0"), ".")
+		}
+		exp, _ := strconv.Atoi(e)
+		return fmt.Sprintf("%se%d", m, exp)
+	}
+	decimals := 0
+	if x != 0 {
+		decimals = max(0, d-1-int(math.Floor(math.Log10(math.Abs(x)))))
+	}
+	s := strconv.FormatFloat(x, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }
 
 // Bytes writes a size in decimal units: "512 B", "40 MB", "8.5 GB".
@@ -179,7 +212,7 @@ func Duration(s float64) string {
 	case !(s < 1e12):
 		return "more than 1e12 s"
 	case s >= 86400*365:
-		return fmt.Sprintf("%.2g years", s/(86400*365))
+		return Num(s/(86400*365)) + " years"
 	case s >= 2*86400:
 		return fmt.Sprintf("%.2g days", s/86400)
 	case s >= 2*3600:
