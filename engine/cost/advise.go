@@ -161,10 +161,18 @@ func (k Knob) write(v float64) string {
 	if k.Int || k.Pow2 {
 		s = strconv.FormatInt(int64(v), 10)
 	}
-	if k.With != nil {
-		s += " (" + k.With(v) + ")"
+	return s + k.with(v)
+}
+
+// with is With's note for v, in parentheses, or "".
+func (k Knob) with(v float64) string {
+	if k.With == nil {
+		return ""
 	}
-	return s
+	if w := k.With(v); w != "" {
+		return " (" + w + ")"
+	}
+	return ""
 }
 
 func (k Knob) verb() string {
@@ -262,11 +270,7 @@ func (k Knob) search(fits func(float64) bool) (float64, string, bool) {
 	if !ok || v == k.Now {
 		return 0, "", false
 	}
-	s := text(v)
-	if k.With != nil {
-		s += " (" + k.With(v) + ")"
-	}
-	return v, s, true
+	return v, text(v) + k.with(v), true
 }
 
 // scale is x times got/base: a cost component moved as the model's did.

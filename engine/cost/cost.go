@@ -27,11 +27,12 @@ type Cost struct {
 	// what would fit, e.g. "raise period to at least 2e-4 or lower N to at
 	// most 5e6". Nil: Check says only by how much to shrink the run.
 	Fit func(over float64) string
-	// Knobs, when set, are the parameters a refusal may advise moving, in
-	// place of Fit: the message names each that alone brings the run
-	// within the budget, at the value that does (see Knob). A caller that
-	// changes a cost other than by multiplying it (adding a part that
-	// does not move with the knobs) sets its own or clears them.
+	// Knobs, when set, are the parameters a refusal may advise moving,
+	// before Fit: the message names each that alone brings the run within
+	// the budget, at the value that does (see Knob), and Fit only when
+	// none does. A caller that changes a cost other than by multiplying
+	// it (adding a part that does not move with the knobs) sets its own
+	// or clears them.
 	Knobs func() Knobs
 }
 
@@ -142,12 +143,21 @@ func (e *Error) Error() string {
 		why = "this run"
 	}
 	msg := fmt.Sprintf("%s (%s)", why, strings.Join(what, "; "))
+	// The knobs' advice first; Fit when they have none (or there are
+	// none); else by how much to shrink the run.
 	advice, tried := "", ""
 	if c.Knobs != nil {
 		ks := c.Knobs()
 		advice = advise(c, b, ks)
-		tried = " (no one of " + strings.Join(ks.Keys(), ", ") + " does it alone within its range, nor two together)"
-	} else if c.Fit != nil {
+		switch keys := ks.Keys(); len(keys) {
+		case 0:
+		case 1:
+			tried = " (" + keys[0] + " alone cannot do it within its range)"
+		default:
+			tried = " (no one of " + strings.Join(keys, ", ") + " does it alone within its range, nor two together)"
+		}
+	}
+	if advice == "" && c.Fit != nil {
 		advice = c.Fit(e.Over)
 	}
 	if advice != "" {
