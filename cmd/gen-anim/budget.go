@@ -42,11 +42,14 @@ const (
 	gifFrameBytes = 1
 	lzwBytes      = 72 << 10
 	fixedBytes    = 4 << 20 // fonts, glyphs, the palette's histogram
-	// nsPixel is the time a GIF spends on each pixel of each frame beside
-	// painting: the histogram, the palette indices and the changed
-	// rectangle, in both passes (measured 8-20 ns on 960x540 frames on the
-	// development machine under a load of 17).
-	nsPixel = 20
+	// nsPixel and pngNsPixel are the CPU time an export spends on each
+	// pixel beside laying out: a GIF per frame (painting, the histogram,
+	// the palette indices, the changed rectangle and LZW, 56-66 ns
+	// measured), a PNG (painting and deflate, 106-117 ns), on 1536 and
+	// 2048 px squares of the butterfly, GOMAXPROCS=1, CPU time by
+	// getrusage, 2026-11-27 (load 23).
+	nsPixel    = 70
+	pngNsPixel = 120
 )
 
 // frameCost is what a frame's layout and painting take, from samples.
@@ -55,6 +58,7 @@ type frameCost struct {
 	listBytes, listSecs   float64 // laying out one more frame (its display list kept)
 	paintBytes, paintSecs float64 // repainting one frame at scale `at` after another, beyond the painter's buffers
 	at                    float64 // the scale the samples were painted at
+	sampled               bool    // false: no samples, the pictures alone
 }
 
 // samplePixels bounds the pictures the samples are painted at: the
@@ -68,7 +72,7 @@ const samplePixels = 1 << 20
 // the GIF does, one painter and one damage tracker for all, and keeps the
 // largest cost of each.
 func sample(r scene.Run, view scene.View, scale float64) frameCost {
-	fc := frameCost{at: min(scale, math.Sqrt(samplePixels/(view.W*view.H)))}
+	fc := frameCost{at: min(scale, math.Sqrt(samplePixels/(view.W*view.H))), sampled: true}
 	var p raster.Painter
 	var d render.Damage
 	var img *image.RGBA
@@ -116,12 +120,16 @@ func exportCost(build cost.Cost, o options, gif bool, secs float64, fps int, sca
 	grow := max(1, scale/fc.at) // the painting's garbage, up to linear in the scale
 	c := build
 	c.Bytes += fixedBytes + pictureBytes*px + fc.onceBytes + fc.listBytes + grow*fc.paintBytes
-	c.Seconds += fc.onceSecs + fc.listSecs + grow*grow*fc.paintSecs
+	c.Seconds += fc.onceSecs + fc.listSecs
 	frames := 1.0
 	if gif {
 		frames = math.Ceil(secs*float64(fps)) + 1
 		c.Bytes += gifIndexBytes*px + frames*(gifFrameBytes*px+lzwBytes+fc.listBytes+2*grow*fc.paintBytes)
-		c.Seconds += frames * (fc.listSecs + 2*grow*grow*fc.paintSecs + nsPixel*1e-9*px)
+		// Per pixel, or the painting sampled (two passes) where a
+		// scene's items cost more than its pixels.
+		c.Seconds += frames * (fc.listSecs + max(nsPixel*1e-9*px, 2*grow*grow*fc.paintSecs))
+	} else {
+		c.Seconds += max(pngNsPixel*1e-9*px, grow*grow*fc.paintSecs)
 	}
 	size := fmt.Sprintf("%dx%d px", int(math.Ceil(float64(o.w)*scale)), int(math.Ceil(float64(o.h)*scale)))
 	if gif {

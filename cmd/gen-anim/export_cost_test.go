@@ -34,14 +34,14 @@ func TestExportCostBounds(t *testing.T) {
 		png   bool
 		still bool // most frames repeat the last: the upper bound does not hold
 	}{
-		{"scene=butterfly", 960, 540, 1, 20, 3, false, false},
+		{"scene=butterfly", 960, 540, 1, 10, 2, false, false},
 		{"scene=butterfly", 240, 135, 1, 50, 20, false, true},
-		{"scene=butterfly", 2048, 2048, 1, 1, 2, false, false},
-		{"scene=overlay", 960, 540, 2, 2, 2, false, false},
-		{"scene=schedule", 960, 540, 1, 5, 2, false, false},
+		{"scene=butterfly", 1536, 1536, 1, 1, 2, false, false},
+		{"scene=overlay", 960, 540, 2, 2, 1, false, false},
+		{"scene=schedule", 960, 540, 1, 2, 2, false, false},
 		{"scene=butterfly&P=4096", 960, 540, 0.5, 5, 2, false, false},
 		{"scene=mmdl", 960, 540, 1, 5, 2, false, false},
-		{"scene=butterfly", 4096, 2048, 1, 0, 0, true, false},
+		{"scene=butterfly", 2048, 2048, 1, 0, 0, true, false},
 	} {
 		st, errs := scene.ParseQuery(c.query, reg)
 		if len(errs) > 0 {

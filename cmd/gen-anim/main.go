@@ -289,15 +289,18 @@ func export(stdout io.Writer, o options, reg scene.Registry) error {
 	if !o.set["seconds"] {
 		secs = scene.PlaySeconds / st.Speed
 	}
-	// The pictures and frames alone, before the run is built (when the
-	// build fits: otherwise Build's refusal names its parameter).
+	// The export is checked once the run is built and sample frames of
+	// it are laid out and painted (the build is within the budget by its
+	// own estimate, or Build refuses it naming its parameter). A run that
+	// takes long to build is not built for pictures that cannot fit
+	// whatever its frames hold: they are checked alone first.
 	var buildCost cost.Cost
 	if est, ok := sc.(scene.Estimator); ok {
 		if c, err := est.Estimate(st.Values); err == nil {
 			buildCost = c
 		}
 	}
-	if buildCost.Check(o.budget) == nil {
+	if buildCost.Check(o.budget) == nil && buildCost.Seconds > slowBuild {
 		if err := o.checkExport(buildCost, secs, frameCost{at: o.scale}); err != nil {
 			return err
 		}
@@ -306,7 +309,6 @@ func export(stdout io.Writer, o options, reg scene.Registry) error {
 	if err != nil {
 		return err
 	}
-	// With the frames' display lists and painting, sampled from the run.
 	if err := o.checkExport(buildCost, secs, sample(r, view, o.scale)); err != nil {
 		return err
 	}
@@ -343,12 +345,23 @@ func export(stdout io.Writer, o options, reg scene.Registry) error {
 	return nil
 }
 
+// slowBuild is the estimated build time past which an export's pictures
+// are checked before the run is built.
+const slowBuild = 10
+
 // checkExport refuses the export when it would take more than the budget:
-// the PNG, or else the GIF (the larger).
+// the PNG, or else the GIF (the larger). Before the run is built (fc
+// without samples) it names no value of -scale, -fps or -seconds, since
+// the frames' display lists come on top: only by how much the pictures
+// alone are over.
 func (o options) checkExport(build cost.Cost, secs float64, fc frameCost) error {
-	c := exportCost(build, o, o.gif != "", secs, o.fps, o.scale, fc)
 	if o.gif == "" && o.png == "" {
 		return nil
+	}
+	c := exportCost(build, o, o.gif != "", secs, o.fps, o.scale, fc)
+	if !fc.sampled {
+		c.Knobs = nil
+		c.Why += ", the pictures alone"
 	}
 	if err := c.Check(o.budget); err != nil {
 		return usagef("%v", err)
