@@ -86,7 +86,7 @@ func Estimate(p Params, traced bool) cost.Cost {
 		c.Seconds += (nsRecord*c.Spans + nsMet*met) * 1e-9
 	}
 	c.Key, c.Why = explain(p, updates, windows, met, buckets, traced)
-	c.Knobs = func() cost.Knobs { return Knobs(p, c.Key, func(q Params) cost.Cost { return Estimate(q, traced) }) }
+	c.Knobs = func() cost.Knobs { return Knobs(p, func(q Params) cost.Cost { return Estimate(q, traced) }) }
 	return c
 }
 
@@ -142,18 +142,18 @@ func explain(p Params, updates, windows, met, buckets float64, traced bool) (key
 	return "N", why
 }
 
-// Knobs are the parameters a refusal of est(p) may advise moving, key
-// first: P (a power of two), N, period (up, or down with net_wait=inverse
-// and no OS jitter), T and duration, each in Validate's range and checked
-// with Validate at the values advised. est is the estimate they move: a
+// Knobs are the parameters a refusal of est(p) may advise moving: P (a
+// power of two), N, period (up, or down with net_wait=inverse and no OS
+// jitter), T and duration, each in Validate's range and checked with
+// Validate at the values advised. est is the estimate they move: a
 // trial's, or a scene's that builds on it.
-func Knobs(p Params, key string, est func(Params) cost.Cost) cost.Knobs {
-	return KnobsWith(p, key, nil, func(q Params, _ []float64) cost.Cost { return est(q) })
+func Knobs(p Params, est func(Params) cost.Cost) cost.Knobs {
+	return KnobsWith(p, nil, func(q Params, _ []float64) cost.Cost { return est(q) })
 }
 
 // KnobsWith is Knobs with more knobs of est's caller (the jitter scene's
 // trials): est gets their values in extra's order.
-func KnobsWith(p Params, key string, extra []cost.Knob, est func(q Params, extra []float64) cost.Cost) cost.Knobs {
+func KnobsWith(p Params, extra []cost.Knob, est func(q Params, extra []float64) cost.Cost) cost.Knobs {
 	periodDown := p.NetNoise && p.NetWait == WaitInverse && !p.OSJitter
 	// T ≤ K = log2 P: with all K redundant exchanges, T follows P down;
 	// with fewer, P goes down to 2^T at most.
@@ -173,36 +173,21 @@ func KnobsWith(p Params, key string, extra []cost.Knob, est func(q Params, extra
 		ks = append(ks, cost.Knob{Key: "duration", Now: p.Duration, Down: true, Min: 1e-300, Max: p.Period})
 	}
 	own := len(ks)
-	ks = append(ks, extra...)
-	// The knobs in their order here, to find them after KeyFirst.
-	keys := make([]string, len(ks))
-	for i, k := range ks {
-		keys[i] = k.Key
-	}
-	list := cost.KeyFirst(ks, key)
 	return cost.Knobs{
-		List: list,
+		List: append(ks, extra...),
 		Cost: func(at []float64) (cost.Cost, bool) {
-			v := map[string]float64{}
-			for i, k := range list {
-				v[k.Key] = at[i]
-			}
 			q := p
-			q.P, q.N, q.Period, q.T = int(v["P"]), v["N"], v["period"], int(v["T"])
+			q.P, q.N, q.Period, q.T = int(at[0]), at[1], at[2], int(at[3])
 			if allT && q.T == p.T {
 				q.T = q.K() // T follows P unless it is moved itself
 			}
 			if own == 5 {
-				q.Duration = v["duration"]
+				q.Duration = at[4]
 			}
 			if q.Validate() != nil {
 				return cost.Cost{}, false
 			}
-			rest := make([]float64, len(ks)-own)
-			for i := range rest {
-				rest[i] = v[keys[own+i]]
-			}
-			return est(q, rest), true
+			return est(q, at[own:]), true
 		},
 	}
 }

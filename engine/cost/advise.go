@@ -38,23 +38,6 @@ type Knobs struct {
 	Cost func(at []float64) (Cost, bool)
 }
 
-// KeyFirst moves the knob named key to the front, keeping the others'
-// order: the parameter that drives the cost is advised first.
-func KeyFirst(ks []Knob, key string) []Knob {
-	out := make([]Knob, 0, len(ks))
-	for _, k := range ks {
-		if k.Key == key {
-			out = append(out, k)
-		}
-	}
-	for _, k := range ks {
-		if k.Key != key {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
 // Keys are the knobs' names, for a message.
 func (ks Knobs) Keys() []string {
 	var out []string
@@ -90,9 +73,23 @@ func advise(c Cost, b Budget, ks Knobs) string {
 		scaled.Seconds = scale(c.Seconds, e.Seconds, base.Seconds)
 		return scaled.over(b) <= 1
 	}
+	// The knob named c.Key (the one that drives the cost) first.
+	first := 0
+	for i, k := range ks.List {
+		if k.Key == c.Key {
+			first = i
+		}
+	}
+	order := []int{first}
+	for i := range ks.List {
+		if i != first {
+			order = append(order, i)
+		}
+	}
 	var out []string
 	extreme := true
-	for i, k := range ks.List {
+	for _, i := range order {
+		k := ks.List[i]
 		at := append([]float64(nil), now...)
 		if v, text, ok := k.search(func(v float64) bool { at[i] = v; return fits(at) }); ok {
 			out = append(out, k.verb()+" "+k.bound()+" "+text)
@@ -100,35 +97,34 @@ func advise(c Cost, b Budget, ks Knobs) string {
 		}
 	}
 	if extreme {
-		if s := pair(ks, now, fits); s != "" {
+		if s := pair(ks, first, now, fits); s != "" {
 			out = append(out, s)
 		}
 	}
 	return strings.Join(out, " or ")
 }
 
-// pair is the pair of knobs, the first of them the key (the knob that
+// pair is the pair of knobs, the first of them List[first] (the knob that
 // drives the cost), that together bring the run within the budget with the
 // least move in all, each move measured as the share of its range it takes
 // on a log scale: "lower trials to at most 100 and N to at most 2e7".
-func pair(ks Knobs, now []float64, fits func([]float64) bool) string {
-	if len(ks.List) < 2 {
-		return ""
-	}
-	a := ks.List[0]
+func pair(ks Knobs, first int, now []float64, fits func([]float64) bool) string {
+	a := ks.List[first]
 	best, bestScore := "", math.Inf(1)
-	for j, b := range ks.List[1:] {
-		j++
+	for j, b := range ks.List {
+		if j == first {
+			continue
+		}
 		at := append([]float64(nil), now...)
 		for _, va := range a.grid() {
-			at[0] = va
+			at[first] = va
 			bv, tb, ok := b.search(func(v float64) bool { at[j] = v; return fits(at) })
 			if !ok {
 				continue
 			}
 			// With b there, a may come back nearer Now.
 			at[j] = bv
-			av, ta, ok := a.search(func(v float64) bool { at[0] = v; return fits(at) })
+			av, ta, ok := a.search(func(v float64) bool { at[first] = v; return fits(at) })
 			if !ok {
 				av, ta = va, a.write(va)
 			}

@@ -75,16 +75,15 @@ func Estimate(p Params, traced bool) cost.Cost {
 	if p.ChunkBytes > 0 && float64(p.Keys)*p.KeyBytes/float64(p.ChunkBytes) > 2*P*(P-1) {
 		c.Key = "chunk_bytes"
 	}
-	c.Knobs = func() cost.Knobs { return knobs(p, traced, c.Key) }
+	c.Knobs = func() cost.Knobs { return knobs(p, traced) }
 	return c
 }
 
-// knobs are the parameters a refusal may advise moving, key first:
-// iterations, procs (down to what cache and keys allow, taking nodes and
+// knobs are the parameters a refusal may advise moving: iterations, procs (down to what cache and keys allow, taking nodes and
 // switches down with it: a process per node at least), keys, key_bytes
 // and, when keys are chunked, chunk_bytes (up); each checked with Validate
 // at the values advised.
-func knobs(p Params, traced bool, key string) cost.Knobs {
+func knobs(p Params, traced bool) cost.Knobs {
 	minProcs := max(2, p.Cache+1)
 	if p.Policy == Random {
 		minProcs = max(minProcs, p.RandomDegree+1)
@@ -111,24 +110,13 @@ func knobs(p Params, traced bool, key string) cost.Knobs {
 	if p.ChunkBytes > 0 {
 		ks = append(ks, cost.Knob{Key: "chunk_bytes", Now: float64(p.ChunkBytes), Min: 1, Max: 1 << 30, Int: true})
 	}
-	list := cost.KeyFirst(ks, key)
-	return cost.Knobs{List: list, Cost: func(at []float64) (cost.Cost, bool) {
+	return cost.Knobs{List: ks, Cost: func(at []float64) (cost.Cost, bool) {
 		q := p
-		for i, k := range list {
-			switch k.Key {
-			case "iterations":
-				q.Iterations = int(at[i])
-			case "procs":
-				q.Procs = int(at[i])
-				q.Nodes = min(q.Nodes, q.Procs)
-				q.Switches = min(q.Switches, q.Nodes)
-			case "keys":
-				q.Keys = int(at[i])
-			case "key_bytes":
-				q.KeyBytes = at[i]
-			case "chunk_bytes":
-				q.ChunkBytes = int(at[i])
-			}
+		q.Iterations, q.Procs, q.Keys, q.KeyBytes = int(at[0]), int(at[1]), int(at[2]), at[3]
+		q.Nodes = min(q.Nodes, q.Procs)
+		q.Switches = min(q.Switches, q.Nodes)
+		if len(at) > 4 {
+			q.ChunkBytes = int(at[4])
 		}
 		if q.Validate() != nil {
 			return cost.Cost{}, false

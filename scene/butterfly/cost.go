@@ -29,6 +29,6 @@ func Estimate(p allreduce.Params) cost.Cost {
 	// and about 200 bytes more per process and row for the layout's
 	// tables (measured at P = 4096, N = 2.9e7: 65 MB allocated in all).
 	c.Bytes += 13*rows*P + 8*rows*P + 56*P*(K+T) + 32*allreduce.MaxStalls(p) + 200*rows*P
-	c.Knobs = func() cost.Knobs { return allreduce.Knobs(p, c.Key, Estimate) }
+	c.Knobs = func() cost.Knobs { return allreduce.Knobs(p, Estimate) }
 	return c
 }

@@ -36,7 +36,7 @@ func Estimate(p allreduce.Params, n int) cost.Cost {
 	// so every knob moves this estimate, not the butterfly's.
 	c.Knobs = func() cost.Knobs {
 		trials := cost.Knob{Key: KeyTrials, Now: float64(n), Down: true, Min: 10, Max: 1000, Int: true}
-		return allreduce.KnobsWith(p, c.Key, []cost.Knob{trials}, func(q allreduce.Params, at []float64) cost.Cost { return Estimate(q, int(at[0])) })
+		return allreduce.KnobsWith(p, []cost.Knob{trials}, func(q allreduce.Params, at []float64) cost.Cost { return Estimate(q, int(at[0])) })
 	}
 	return c
 }
