@@ -6,9 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"commlab/engine/cost" // test only: the package itself stays under the engine
 )
 
 // endless is a pipe whose writer never stops (until the reader closes):
@@ -46,23 +47,13 @@ func wantLimit(t *testing.T, what string, err error, name string, limit, size in
 	}
 }
 
-// heapGrowth is how much the live heap grew across f, after a collection.
-func heapGrowth(f func()) int64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	f()
-	runtime.ReadMemStats(&b)
-	return int64(b.TotalAlloc - a.TotalAlloc)
-}
-
 func TestReadAllDevZero(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero here")
 	}
 	const limit = 1 << 20
 	var err error
-	alloc := heapGrowth(func() { _, err = ReadFile("/dev/zero", limit) })
+	alloc := int64(cost.Allocated(func() { _, err = ReadFile("/dev/zero", limit) }))
 	wantLimit(t, "/dev/zero", err, "/dev/zero", limit, -1)
 	if want := "/dev/zero holds more than 1.05 MB, the limit for reading an input; stopped reading there"; err.Error() != want {
 		t.Errorf("message\n%s\nwant\n%s", err, want)
@@ -153,7 +144,7 @@ func TestRegularFileSizedBuffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var err error
-	alloc := heapGrowth(func() { _, err = ReadFile(path, 1<<30) })
+	alloc := int64(cost.Allocated(func() { _, err = ReadFile(path, 1<<30) }))
 	if err != nil {
 		t.Fatal(err)
 	}
