@@ -7,7 +7,6 @@ import (
 	"image"
 	"math"
 	"runtime"
-	"time"
 
 	"commlab/cmd/internal/budget"
 	"commlab/engine/cost"
@@ -23,11 +22,13 @@ import (
 var cliBudget = budget.CLI
 
 // What painting and encoding allocate, bytes per pixel of the picture
-// (render/raster; measured by TestExportCostBounds):
-//   - the RGBA picture (4), the rasteriser's two coverage buffers
-//     (x/image/vector keeps a float32 and a uint32 one, 4 each, as large as
-//     the largest shape's box: up to the picture) and the painter's mask
-//     (1): pictureBytes, for a PNG and a GIF alike;
+// (render/raster; measured by TestPictureBytes and TestExportCostBounds):
+//   - the RGBA picture (4), the rasteriser's coverage buffer for the
+//     largest shape's box, up to the picture (x/image/vector keeps a
+//     float32 one, 4 a pixel, for shapes over 512 px a side, and a uint32
+//     one of at most 1 MB below that), and the painter's mask (1):
+//     pictureBytes, for a PNG and a GIF alike (9.97 measured on a 1024 px
+//     square whose shapes cover it, the PNG encoder's 1 MB included);
 //   - for a GIF, the last and the current frame's palette indices (2), and
 //     every frame it keeps, up to a whole picture at 1 a pixel when
 //     everything changed (gifFrameBytes);
@@ -37,11 +38,11 @@ var cliBudget = budget.CLI
 // (dashes, paths, the damage's bookkeeping) are measured on sample frames
 // of the run itself (sample), since they depend on the scene.
 const (
-	pictureBytes  = 13
+	pictureBytes  = 9
 	gifIndexBytes = 2
 	gifFrameBytes = 1
 	lzwBytes      = 72 << 10
-	fixedBytes    = 4 << 20 // fonts, glyphs, the palette's histogram
+	fixedBytes    = 4 << 20 // the uint32 coverage buffer, the PNG encoder, fonts, glyphs, the palette's histogram
 	// nsPixel and pngNsPixel are the CPU time an export spends on each
 	// pixel beside laying out: a GIF per frame (painting, the histogram,
 	// the palette indices, the changed rectangle and LZW, 56-66 ns
@@ -52,7 +53,9 @@ const (
 	pngNsPixel = 120
 )
 
-// frameCost is what a frame's layout and painting take, from samples.
+// frameCost is what a frame's layout and painting take, from samples:
+// bytes allocated, and seconds of this thread's CPU time (Linux; the wall
+// clock elsewhere), so that other jobs on the machine do not inflate them.
 type frameCost struct {
 	onceBytes, onceSecs   float64 // the first layout's caches (a scene keeps the layout of the last size drawn)
 	listBytes, listSecs   float64 // laying out one more frame (its display list kept)
@@ -98,15 +101,17 @@ func sample(r scene.Run, view scene.View, scale float64) frameCost {
 	return fc
 }
 
-// timed is what f allocates (as cost.Allocated counts it) and the time it
-// takes, the collection before it not counted.
+// timed is what f allocates (as cost.Allocated counts it) and the CPU
+// time it takes on this thread, the collection before it not counted.
 func timed(f func()) (bytes, secs float64) {
 	var a, b runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&a)
-	t0 := time.Now()
+	runtime.LockOSThread()
+	t0 := cpuClock()
 	f()
-	secs = time.Since(t0).Seconds()
+	secs = (cpuClock() - t0).Seconds()
+	runtime.UnlockOSThread()
 	runtime.ReadMemStats(&b)
 	return float64(b.TotalAlloc - a.TotalAlloc), secs
 }

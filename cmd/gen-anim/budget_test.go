@@ -88,7 +88,7 @@ func TestGIFBudget(t *testing.T) {
 	args := []string{"-gif", out, "-width", "4096", "-height", "4096", "-scale", "4", "-fps", "1", "-seconds", "3"}
 	err := run(&stdout, &stderr, args, catalog.All())
 	const (
-		start = "-gif: 4 frames of 16384x16384 px (3 s at 1 a second) of scene butterfly (≈ 5."
+		start = "-gif: 4 frames of 16384x16384 px (3 s at 1 a second) of scene butterfly (≈ 4."
 		over  = " GB, over the command's 1.5 GB, half of a test's machine); lower -scale to at most "
 	)
 	if err == nil || !strings.HasPrefix(err.Error(), start) || !strings.Contains(err.Error(), over) {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"image/color"
 	"io"
 	"testing"
 	"time"
@@ -82,3 +83,25 @@ func TestExportCostBounds(t *testing.T) {
 // be: the estimate keeps every GIF frame whole, where a frame keeps only
 // the rectangle that changed.
 const exportFactor = 4
+
+// TestPictureBytes: a picture whose shapes cover it whole (a circle around
+// it, filled and stroked, and a polyline across it, at two sizes so both
+// of the rasteriser's buffers grow) allocates within pictureBytes a pixel,
+// the bound exportCost counts whatever the scene draws.
+func TestPictureBytes(t *testing.T) {
+	const side = 1024
+	big := render.Circle{Center: render.Point{X: side / 2, Y: side / 2}, R: side, Style: render.Style{Fill: color.RGBA{200, 0, 0, 255}, Stroke: color.RGBA{0, 0, 200, 255}, Width: 3}}
+	small := render.Circle{Center: render.Point{X: 100, Y: 100}, R: 60, Style: render.Style{Fill: color.RGBA{0, 200, 0, 255}}}
+	line := render.Polyline{Points: []render.Point{{X: 0, Y: 0}, {X: side, Y: side / 3}, {X: 0, Y: side}}, Style: render.Style{Stroke: color.RGBA{0, 0, 0, 255}, Width: 5}}
+	l := render.List{W: side, H: side, Background: color.RGBA{255, 255, 255, 255}, Items: []render.Item{big, small, line}}
+	got := cost.Allocated(func() {
+		if err := raster.EncodePNG(io.Discard, l, 1); err != nil {
+			t.Fatal(err)
+		}
+	})
+	px := float64(side * side)
+	t.Logf("%.2f bytes a pixel (bound %d)", got/px, pictureBytes)
+	if got > pictureBytes*px+fixedBytes {
+		t.Errorf("a %dx%d PNG allocated %s, over %d bytes a pixel", side, side, cost.Bytes(got), pictureBytes)
+	}
+}
