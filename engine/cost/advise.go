@@ -97,8 +97,10 @@ func advise(c Cost, b Budget, ks Knobs) string {
 		}
 	}
 	if extreme {
+		// Every one alone goes to the end of its range: two moved less
+		// come first.
 		if s := pair(ks, first, now, fits); s != "" {
-			out = append(out, s)
+			out = append([]string{s}, out...)
 		}
 	}
 	return strings.Join(out, " or ")
