@@ -23,6 +23,11 @@ import (
 //     browser or Ebiten, so scenes are laid out and drawn natively;
 //   - gonum only in engine/mmdl/lp (the browser imports engine/mmdl) and
 //     the native commands under cmd/;
+//   - internal/... (non-test files) is the floor under the engine: it
+//     imports no package of the module outside internal/ (the engine
+//     imports it, so an import of engine/... from there points up; the
+//     commands' budget, which reads the machine and uses engine/cost, is
+//     cmd/internal/budget);
 //   - syscall/js only in wasm/;
 //   - ebiten only in files built for js && wasm (it needs cgo and a
 //     display natively, so an untagged import breaks `go test ./...`).
@@ -84,6 +89,9 @@ func TestImportPolicy(t *testing.T) {
 			// the wasm: gen-report's calibrations use gonum/optimize.
 			if strings.HasPrefix(p, "gonum.org/") && !strings.HasPrefix(rel, "engine/mmdl/lp/") && !strings.HasPrefix(rel, "cmd/") {
 				t.Errorf("%s imports %s: gonum belongs in engine/mmdl/lp or cmd/ only (the wasm must stay small)", rel, p)
+			}
+			if strings.HasPrefix(rel, "internal/") && !isTest && strings.HasPrefix(p, "commlab/") && !strings.HasPrefix(p, "commlab/internal/") {
+				t.Errorf("%s imports %s: internal/ is the floor under the engine and imports only internal/ packages", rel, p)
 			}
 			if p == "syscall/"+"js" && !strings.HasPrefix(rel, "wasm/") {
 				t.Errorf("%s imports syscall/js: only wasm/ talks to the browser", rel)

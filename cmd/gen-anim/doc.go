@@ -28,7 +28,13 @@
 // written through internal/outfile: a regular file through a temporary file
 // beside it, renamed when complete (a failure never leaves a partial file;
 // Ctrl-C removes the temporary one), a symlink's target, a FIFO or device
-// written through, and "-" as stdout. Bad flags exit with
-// status 2 and one line naming the flag and what it accepts; other failures
-// exit with status 1.
+// written through, and "-" as stdout.
+//
+// A run and its export are checked against the commands' budget before
+// anything is built or written (cmd/internal/budget; -force lifts it): the
+// scene's estimate, then the pictures, the frames a GIF keeps and every
+// frame's display list, measured on sample frames of the run
+// (exportCost). Every failure, bad input, a refusal or a write that fails,
+// exits with status 2 and one line, as gen-report's do; bad flags are
+// named with what they accept.
 package main

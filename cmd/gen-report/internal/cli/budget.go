@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"commlab/engine/cost"
-	"commlab/internal/budget"
+	"commlab/cmd/internal/budget"
 )
 
 // AddForce adds -force: run even when the estimate is over the budget.

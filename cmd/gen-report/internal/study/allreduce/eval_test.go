@@ -6,7 +6,7 @@ import (
 	"commlab/cmd/gen-report/internal/clitest"
 	engine "commlab/engine/allreduce"
 	"commlab/engine/cost"
-	"commlab/internal/budget"
+	"commlab/cmd/internal/budget"
 	"encoding/json"
 	"fmt"
 	"runtime"
