@@ -42,6 +42,7 @@ func TestBadInput(t *testing.T) {
 		{"-shard 0/0", "shard 0/0: want i/n"},
 		{"-shard 1/0", "shard 1/0: want i/n"},
 		{"merge /nonexistent.json", "no such file"},
+		{"merge -out /tmp/commlab-merge-zero /dev/zero", "/dev/zero holds more than 268 MB, the limit for reading an input"},
 	} {
 		t.Run(tc.args, func(t *testing.T) { checkBadInput(t, tc.args, tc.want) })
 	}

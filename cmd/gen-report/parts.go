@@ -19,6 +19,7 @@ import (
 	"commlab/cmd/gen-report/internal/cli"
 	"commlab/cmd/gen-report/internal/study"
 	"commlab/engine/sweep"
+	"commlab/internal/boundedio"
 	"commlab/internal/shown"
 )
 
@@ -170,7 +171,7 @@ func runMerge(stdout, stderr io.Writer, args []string) error {
 func readParts(files []string) ([]partFile, error) {
 	parts := make([]partFile, len(files))
 	for i, name := range files {
-		b, err := cli.ReadFileLimit(name, maxPartBytes)
+		b, err := boundedio.ReadFile(name, cli.ReadLimit(false, maxPartBytes))
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}

@@ -164,3 +164,52 @@ func sane(limit int64) int64 {
 	}
 	return limit
 }
+
+// LineError is a line longer than a reader of lines takes: a line-based
+// decoder (encoding/csv, a bufio.Scanner) holds a whole line, and doubles
+// its buffer as the line grows, so a file without line ends (a device, a
+// binary file named by mistake) would fill memory long before a byte
+// limit on the whole input stops it.
+type LineError struct {
+	Name string
+	Line int   // 1-based
+	Max  int64 // bytes
+}
+
+func (e *LineError) Error() string {
+	return fmt.Sprintf("%s: line %d is longer than %s: not a text file of this kind", e.Name, e.Line, shown.Bytes(float64(e.Max)))
+}
+
+// NewLines returns a reader of r that fails with a *LineError once a line
+// (bytes up to '\n') runs past max bytes.
+func NewLines(name string, r io.Reader, max int64) io.Reader {
+	return &lines{r: r, name: name, max: max, line: 1}
+}
+
+type lines struct {
+	r    io.Reader
+	name string
+	max  int64
+	cur  int64 // bytes of the current line so far
+	line int
+	err  error
+}
+
+func (l *lines) Read(p []byte) (int, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
+	n, err := l.r.Read(p)
+	for i, c := range p[:n] {
+		if c == '\n' {
+			l.line++
+			l.cur = 0
+			continue
+		}
+		if l.cur++; l.cur > l.max {
+			l.err = &LineError{Name: l.name, Line: l.line, Max: l.max}
+			return i, l.err
+		}
+	}
+	return n, err
+}

@@ -152,3 +152,28 @@ func TestRegularFileSizedBuffer(t *testing.T) {
 		t.Errorf("a 4 MiB file allocated %d bytes, want one buffer of its size", alloc)
 	}
 }
+
+// TestLinesDevZero: a device without line ends stops at the line bound,
+// having read little more than it.
+func TestLinesDevZero(t *testing.T) {
+	f, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(NewLines("/dev/zero", f, 1<<20))
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 1 || len(b) > 1<<20 {
+		t.Fatalf("read %d bytes, %v", len(b), err)
+	}
+	if !strings.Contains(err.Error(), "/dev/zero: line 1 is longer than") {
+		t.Errorf("message %q", err)
+	}
+	text := "a,b\n" + strings.Repeat("x", 100) + "\nshort\n"
+	if _, err := io.ReadAll(NewLines("f", strings.NewReader(text), 100)); err != nil {
+		t.Errorf("lines of up to 100 bytes: %v", err)
+	}
+	if _, err := io.ReadAll(NewLines("f", strings.NewReader(text), 99)); !errors.As(err, &le) || le.Line != 2 {
+		t.Errorf("a line of 100 bytes against 99: %v", err)
+	}
+}
