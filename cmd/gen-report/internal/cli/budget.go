@@ -4,8 +4,8 @@ import (
 	"flag"
 	"fmt"
 
-	"commlab/engine/cost"
 	"commlab/cmd/internal/budget"
+	"commlab/engine/cost"
 )
 
 // AddForce adds -force: run even when the estimate is over the budget.
