@@ -1,0 +1,216 @@
+package goal
+
+// Operations that wait for a busy CPU or NIC.
+//
+// LogGOPSim takes an operation (or a message) from its queue at time t
+// and, when the CPU or NIC it needs is busy until a later time T, puts it
+// back at T with its stamp, to be taken again then. Nothing orders the
+// waiting operations but their stamps: n sends that a rank issues at once
+// (a linear broadcast's root, or one calc's n dependents) are taken and
+// put back n-1 times, then n-2 times, and so on: n²/2 re-insertions, 32 s
+// for a broadcast to 30,000 ranks.
+//
+// What LogGOPSim computes does not need them. Its clocks only move
+// forward (every duration is at least 0: exec.reset refuses the 0-byte
+// messages whose g - G or o - O would be negative), so an item's time
+// when it is finally handled is max(t0, C) for its first time t0 and the
+// current value C of the clocks it waits for; and the item handled next
+// is always the one with the least (max(t0, C), stamp), as the queue
+// holds every item at a time no later than that. So an item found
+// waiting joins a group of the items that wait for the same clocks (a
+// CPU; a CPU and the NIC a send uses; a receiver's CPU and NIC for a
+// message), ordered by stamp, and only the group's least stamp stands in
+// the queue, as a token at (C, stamp). When the token is taken and the
+// clocks have moved on, it goes back at their new time (what LogGOPSim
+// does with that one item); when they have not, its item is handled, and
+// the token of the next one goes in. The order of everything handled,
+// and every time, is LogGOPSim's; the work is O(log n) per wait instead
+// of O(n). (Result.Pops counts the tokens taken, not the re-insertions
+// LogGOPSim would have made.)
+//
+// Recorded runs name what set each waiting item's time (its cause): the
+// clock's setter when the item last found it busy, as LogGOPSim's
+// re-insertions would; an item that joined before the clock moved on
+// takes the setter the group saw when its token went back at the new
+// time.
+
+// The kinds of wait groups: the clocks they wait for.
+const (
+	waitCalc = iota // a CPU
+	waitSend        // a CPU and the NIC's send side
+	waitMsg         // a receiver's CPU and its NIC's receive side
+)
+
+// tokenBit marks a queue item that is a wait group's token: op is
+// tokenBit | the group's index, host the group's token sequence number.
+// Operations' places are below 2^30 and messages carry msgBit, so no
+// other item has it.
+const tokenBit = 1 << 30
+
+// isToken reports whether an item's op is a wait group's token.
+func isToken(op uint32) bool { return op&(msgBit|tokenBit) == tokenBit }
+
+// parked is an item waiting in a group: its stamp, op and host, and the
+// group's clock when it joined (recorded runs: whether the clock moved on
+// since).
+type parked struct {
+	at           uint64
+	ts, op, host uint32
+}
+
+// waitGroup is the items waiting for the same clocks, a heap by stamp.
+type waitGroup struct {
+	kind  uint8
+	c, nc int    // slots (hostSlot indices) of the CPU and the NIC
+	seq   uint32 // the live token's number; older tokens are stale
+	min   uint32 // the live token's stamp
+	heap  []parked
+	// recorded runs: what set the clock value causeAt when the group
+	// last saw it change
+	cause   cause
+	causeAt uint64
+}
+
+// literalWaits makes waiting items go back into the queue one by one, as
+// in LogGOPSim: the tests compare both.
+var literalWaits = false
+
+// clock is the time the group's clocks allow.
+func (e *exec) clock(g *waitGroup) uint64 {
+	switch g.kind {
+	case waitCalc:
+		return e.hs[g.c].o
+	case waitSend:
+		return max(e.hs[g.c].o, e.hs[g.nc].gs)
+	}
+	return max(e.hs[g.c].o, e.hs[g.nc].gr)
+}
+
+// setter is what set the group's clock (recorded runs), as the executor
+// names it where an item finds it busy.
+func (e *exec) setter(g *waitGroup) cause {
+	switch g.kind {
+	case waitCalc:
+		return e.cpuBy[g.c]
+	case waitSend:
+		return e.bind(g.c, g.nc)
+	}
+	if e.hs[g.nc].gr > e.hs[g.c].o {
+		return e.grBy[g.nc]
+	}
+	return e.cpuBy[g.c]
+}
+
+// wait parks item it, found waiting for the clocks of kind on slots c and
+// nc until it.time (set by the caller, with its cause).
+func (e *exec) wait(it item, kind uint8, c, nc int) {
+	if literalWaits {
+		e.q.push(it)
+		return
+	}
+	key := uint64(kind)<<62 | uint64(c)<<8 | uint64(nc%e.w)
+	gi, ok := e.groupOf[key]
+	if !ok {
+		if e.groupOf == nil {
+			e.groupOf = map[uint64]uint32{}
+		}
+		gi = uint32(len(e.groups))
+		e.groupOf[key] = gi
+		if len(e.groups) < cap(e.groups) {
+			e.groups = e.groups[:gi+1]
+			g := &e.groups[gi]
+			*g = waitGroup{kind: kind, c: c, nc: nc, heap: g.heap[:0]}
+		} else {
+			e.groups = append(e.groups, waitGroup{kind: kind, c: c, nc: nc})
+		}
+	}
+	g := &e.groups[gi]
+	g.push(parked{at: it.time, ts: it.ts, op: it.op, host: it.host})
+	if len(g.heap) == 1 || it.ts < g.min {
+		g.seq++
+		g.min = it.ts
+		e.q.push(item{time: it.time, ts: it.ts, op: tokenBit | gi, host: g.seq})
+	}
+}
+
+// token handles a group's token taken from the queue at it.time.
+func (e *exec) token(it item) {
+	gi := it.op &^ tokenBit
+	g := &e.groups[gi]
+	if it.host != g.seq {
+		return // a newer token stands for the group
+	}
+	if c := e.clock(g); c > it.time {
+		it.time = c
+		if e.rec {
+			g.cause, g.causeAt = e.setter(g), c
+		}
+		e.q.push(it)
+		return
+	}
+	p := g.pop()
+	if e.rec && p.at != it.time {
+		// the clock moved on after p joined: p's cause is what the group
+		// saw set it
+		if p.op&msgBit != 0 {
+			e.mcause[e.msgOf[p.op&^msgBit]] = g.cause
+		} else {
+			e.cause[p.op] = g.cause
+		}
+	}
+	e.handle(item{time: it.time, ts: p.ts, op: p.op, host: p.host})
+	g = &e.groups[gi] // handle parks nothing, but index afresh all the same
+	if len(g.heap) > 0 {
+		g.seq++
+		g.min = g.heap[0].ts
+		c := e.clock(g)
+		if e.rec {
+			g.cause, g.causeAt = e.setter(g), c
+		}
+		e.q.push(item{time: c, ts: g.min, op: tokenBit | gi, host: g.seq})
+	}
+}
+
+// push adds p to the heap (least stamp first).
+func (g *waitGroup) push(p parked) {
+	h := append(g.heap, p)
+	i := len(h) - 1
+	for i > 0 {
+		up := (i - 1) / 2
+		if h[up].ts <= p.ts {
+			break
+		}
+		h[i] = h[up]
+		i = up
+	}
+	h[i] = p
+	g.heap = h
+}
+
+// pop removes and returns the least stamp.
+func (g *waitGroup) pop() parked {
+	h := g.heap
+	top := h[0]
+	last := h[len(h)-1]
+	h = h[:len(h)-1]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			break
+		}
+		if r := l + 1; r < len(h) && h[r].ts < h[l].ts {
+			l = r
+		}
+		if last.ts <= h[l].ts {
+			break
+		}
+		h[i] = h[l]
+		i = l
+	}
+	if len(h) > 0 {
+		h[i] = last
+	}
+	g.heap = h
+	return top
+}
