@@ -200,12 +200,16 @@ func (x *Executor) Run(s *Schedule, p Params, n Noise, opt Options) (*Result, er
 	if err := n.Validate(); err != nil {
 		return nil, err
 	}
+	if err := p.zeroBytes(s); err != nil {
+		return nil, err
+	}
 	nz, err := newCPUNoise(n, s.numRanks)
 	if err != nil {
 		return nil, err
 	}
 	x.e.reset(s, p, nz, opt.Record)
 	x.e.pr, x.e.stopped = opt.Progress, nil
+	x.e.checked = checkAll || timeBound(s, p, n) >= checkBelow
 	x.e.run()
 	if err := x.e.stopped; err != nil {
 		x.e.tl, x.e.s, x.e.pr, x.e.stopped = nil, nil, nil, nil
@@ -252,9 +256,15 @@ type exec struct {
 	freed              []freedOp
 	batch              []uint32
 	// items waiting for a busy CPU or NIC, in groups (wait.go)
-	groups    []waitGroup
-	groupOf   map[uint64]uint32
-	nz        *cpuNoise
+	groups     chunked[waitGroup]
+	gcause     []groupCause // recorded runs, per group
+	waitAt     []uint32     // per kind and slot: group + 1, or 0
+	groupOf    map[uint64]uint32
+	freeGroups []uint32
+	nz         *cpuNoise
+	// checked: the run's times could pass MaxLength (overflow.go), so
+	// each is checked as it is computed
+	checked   bool
 	res       Result
 	pfBuckets int // buckets prefetched (scattered), for the tests
 	// recording
@@ -324,12 +334,18 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 	*e = exec{s: s, o: uint64(p.Overhead), O: uint64(p.OverheadPerByte), g: uint64(p.Gap),
 		G: uint64(p.GapPerByte), L: uint64(p.L), S: uint64(p.S), ncpu: s.CPUs(), nnic: s.NICs(), nz: nz, rec: rec,
 		hs: e.hs, pend: e.pend, pend0: e.pend0, big0: e.big0, pendOf: e.pendOf, rq: e.rq, rqKey: e.rqKey, upool: e.upool[:0],
-		freed: e.freed[:0], batch: e.batch[:0], q: e.q, groups: e.groups[:0], groupOf: e.groupOf,
+		freed: e.freed[:0], batch: e.batch[:0], q: e.q, groups: chunked[waitGroup]{c: e.groups.c}, gcause: e.gcause[:0], waitAt: e.waitAt, groupOf: e.groupOf, freeGroups: e.freeGroups[:0],
 		ulink: e.ulink[:0]}
 	clear(e.groupOf)
 	P := s.numRanks
 	e.w = max(e.ncpu, e.nnic)
 	e.hs = reuse(e.hs, P*e.w)
+	if cap(e.waitAt) >= 3*len(e.hs) {
+		e.waitAt = e.waitAt[:3*len(e.hs)]
+		clear(e.waitAt)
+	} else {
+		e.waitAt = nil
+	}
 	for i := range e.hs {
 		e.hs[i].uqHead, e.hs[i].uqTail = nilNode, nilNode
 		if i%e.w == 0 {
@@ -424,13 +440,16 @@ func (e *exec) run() {
 			e.handle(item{time: 0, ts: ts, op: op & offMask, host: uint32(h)})
 			ts++
 		}
+		if e.stopped != nil {
+			return
+		}
 	}
 	// Below half a million operations the schedule stays in the caches
 	// and prefetching only costs.
 	pf := prefetch.Works && s.NumOps() >= pfMinOps
 	items := float64(s.NumOps() + s.sends)
 	scattered, refills := false, -1
-	for e.q.len() > 0 {
+	for e.q.len() > 0 && e.stopped == nil {
 		e.res.Pops++
 		if e.pr != nil && e.res.Pops%progressEvery == 0 {
 			if err := e.pr.Report(float64(e.res.Pops) / items); err != nil {
@@ -569,7 +588,13 @@ func (e *exec) handle(it item) {
 			return
 		}
 		size := s.size(op)
+		if e.checked && !e.checkCalc(h, op, it.time, size, 0) {
+			return
+		}
 		stall := e.stall(h, it.time, it.time+size)
+		if e.checked && !e.checkCalc(h, op, it.time, size, stall) {
+			return
+		}
 		e.hs[c].o = it.time + size + stall
 		e.issued++
 		if e.rec {
@@ -595,13 +620,16 @@ func (e *exec) handle(it item) {
 		size := s.size(op)
 		t := it.time
 		stall := e.stall(h, t, t+e.o)
-		e.hs[c].o = t + e.o + (size-1)*e.O + stall
-		e.hs[nc].gs = t + e.g + (size-1)*e.G
-		peer := s.ops[op].peer
 		delay := uint64(0)
 		if e.nz.net != nil {
 			delay = e.nz.flight(h, t+e.o, e.L)
 		}
+		if e.checked && !e.checkSend(h, op, t, size, stall, delay) {
+			return
+		}
+		e.hs[c].o = t + e.o + (size-1)*e.O + stall
+		e.hs[nc].gs = t + e.g + (size-1)*e.G
+		peer := s.ops[op].peer
 		arrive := t + e.o + e.L + delay
 		e.issued++
 		e.res.Messages++
@@ -707,6 +735,9 @@ func (e *exec) message(it item) {
 	size := s.size(op)
 	t := it.time
 	stall := e.stall(dst, t, t+e.o)
+	if e.checked && !e.checkTake(src, dst, op, t, size, stall) {
+		return
+	}
 	busy := max((size-1)*e.O, (size-1)*e.G)
 	e.hs[c].o = t + e.o + stall + busy
 	e.hs[nc].gr = t + e.g + (size-1)*e.G

@@ -91,6 +91,10 @@ type Schedule struct {
 	labels    []string // per op, when kept
 	roots     int      // ops without dependencies
 	sends     int
+	// what bounds the run's times (exec.overflowCheck): the sends of 0
+	// bytes, the bytes past the first of the others, the calcs' ns
+	zeroSends           int
+	sendBytes, calcTime float64
 	// recvStart[r] counts the recvs of the ranks before r: the executor
 	// gives each rank as many places for posted recvs
 	recvStart []uint32
@@ -315,8 +319,15 @@ func (b *Builder) add(k Kind, peer uint32, size uint64, tag uint32, cpu, nic uin
 	switch k {
 	case Send:
 		b.s.sends++
+		if size == 0 {
+			b.s.zeroSends++
+		} else {
+			b.s.sendBytes += float64(size - 1)
+		}
 	case Recv:
 		b.recvs++
+	case Calc:
+		b.s.calcTime += float64(size)
 	}
 	return OpID(id)
 }

@@ -59,16 +59,23 @@ type parked struct {
 }
 
 // waitGroup is the items waiting for the same clocks, a heap by stamp.
+// A group lives while items wait in it (exec.waitAt or, for a send or
+// message on a NIC of another index than its CPU, exec.groupOf names
+// it); an emptied one goes on exec.freeGroups, to be taken again, so
+// there are as many as clocks waited for at once.
 type waitGroup struct {
-	kind  uint8
-	c, nc int    // slots (hostSlot indices) of the CPU and the NIC
-	seq   uint32 // the live token's number; older tokens are stale
+	c, nc uint32 // slots (hostSlot indices) of the CPU and the NIC
+	seq   uint32 // the live token's number; older tokens are stale (a group taken again goes on counting)
 	min   uint32 // the live token's stamp
+	kind  uint8
 	heap  []parked
-	// recorded runs: what set the clock value causeAt when the group
-	// last saw it change
-	cause   cause
-	causeAt uint64
+}
+
+// groupCause is, in a recorded run, what set the clock value at when a
+// group last saw its clocks change.
+type groupCause struct {
+	cause cause
+	at    uint64
 }
 
 // literalWaits makes waiting items go back into the queue one by one, as
@@ -93,7 +100,7 @@ func (e *exec) setter(g *waitGroup) cause {
 	case waitCalc:
 		return e.cpuBy[g.c]
 	case waitSend:
-		return e.bind(g.c, g.nc)
+		return e.bind(int(g.c), int(g.nc))
 	}
 	if e.hs[g.nc].gr > e.hs[g.c].o {
 		return e.grBy[g.nc]
@@ -108,23 +115,24 @@ func (e *exec) wait(it item, kind uint8, c, nc int) {
 		e.q.push(it)
 		return
 	}
-	key := uint64(kind)<<62 | uint64(c)<<8 | uint64(nc%e.w)
-	gi, ok := e.groupOf[key]
+	gi, ok := e.findGroup(kind, c, nc)
 	if !ok {
-		if e.groupOf == nil {
-			e.groupOf = map[uint64]uint32{}
-		}
-		gi = uint32(len(e.groups))
-		e.groupOf[key] = gi
-		if len(e.groups) < cap(e.groups) {
-			e.groups = e.groups[:gi+1]
-			g := &e.groups[gi]
-			*g = waitGroup{kind: kind, c: c, nc: nc, heap: g.heap[:0]}
+		if n := len(e.freeGroups); n > 0 {
+			gi = e.freeGroups[n-1]
+			e.freeGroups = e.freeGroups[:n-1]
 		} else {
-			e.groups = append(e.groups, waitGroup{kind: kind, c: c, nc: nc})
+			gi = e.groups.add()
+			g := e.groups.at(gi)
+			g.heap = g.heap[:0]
+			if e.rec {
+				e.gcause = append(e.gcause, groupCause{})
+			}
 		}
+		e.setGroup(kind, c, nc, gi+1)
+		g := e.groups.at(gi)
+		g.kind, g.c, g.nc = kind, uint32(c), uint32(nc)
 	}
-	g := &e.groups[gi]
+	g := e.groups.at(gi)
 	g.push(parked{at: it.time, ts: it.ts, op: it.op, host: it.host})
 	if len(g.heap) == 1 || it.ts < g.min {
 		g.seq++
@@ -136,14 +144,14 @@ func (e *exec) wait(it item, kind uint8, c, nc int) {
 // token handles a group's token taken from the queue at it.time.
 func (e *exec) token(it item) {
 	gi := it.op &^ tokenBit
-	g := &e.groups[gi]
+	g := e.groups.at(gi)
 	if it.host != g.seq {
 		return // a newer token stands for the group
 	}
 	if c := e.clock(g); c > it.time {
 		it.time = c
 		if e.rec {
-			g.cause, g.causeAt = e.setter(g), c
+			e.gcause[gi] = groupCause{e.setter(g), c}
 		}
 		e.q.push(it)
 		return
@@ -153,22 +161,80 @@ func (e *exec) token(it item) {
 		// the clock moved on after p joined: p's cause is what the group
 		// saw set it
 		if p.op&msgBit != 0 {
-			e.mcause[e.msgOf[p.op&^msgBit]] = g.cause
+			e.mcause[e.msgOf[p.op&^msgBit]] = e.gcause[gi].cause
 		} else {
-			e.cause[p.op] = g.cause
+			e.cause[p.op] = e.gcause[gi].cause
 		}
 	}
 	e.handle(item{time: it.time, ts: p.ts, op: p.op, host: p.host})
-	g = &e.groups[gi] // handle parks nothing, but index afresh all the same
-	if len(g.heap) > 0 {
-		g.seq++
-		g.min = g.heap[0].ts
-		c := e.clock(g)
-		if e.rec {
-			g.cause, g.causeAt = e.setter(g), c
-		}
-		e.q.push(item{time: c, ts: g.min, op: tokenBit | gi, host: g.seq})
+	if len(g.heap) == 0 {
+		e.setGroup(g.kind, int(g.c), int(g.nc), 0)
+		e.freeGroups = append(e.freeGroups, gi)
+		return
 	}
+	g.seq++
+	g.min = g.heap[0].ts
+	c := e.clock(g)
+	if e.rec {
+		e.gcause[gi] = groupCause{e.setter(g), c}
+	}
+	e.q.push(item{time: c, ts: g.min, op: tokenBit | gi, host: g.seq})
+}
+
+// findGroup returns the group of the items waiting for the clocks of
+// kind on slots c and nc, if items wait for them.
+func (e *exec) findGroup(kind uint8, c, nc int) (uint32, bool) {
+	if nc == c || kind == waitCalc {
+		if e.waitAt == nil {
+			return 0, false
+		}
+		gi := e.waitAt[int(kind)*len(e.hs)+c]
+		return gi - 1, gi != 0
+	}
+	gi, ok := e.groupOf[uint64(kind)<<62|uint64(c)<<8|uint64(nc%e.w)]
+	return gi, ok
+}
+
+// setGroup makes gi the group of kind on slots c and nc (a group index
+// plus 1, or 0: none).
+func (e *exec) setGroup(kind uint8, c, nc int, gi1 uint32) {
+	if nc == c || kind == waitCalc {
+		if e.waitAt == nil {
+			e.waitAt = make([]uint32, 3*len(e.hs))
+		}
+		e.waitAt[int(kind)*len(e.hs)+c] = gi1
+		return
+	}
+	key := uint64(kind)<<62 | uint64(c)<<8 | uint64(nc%e.w)
+	if gi1 == 0 {
+		delete(e.groupOf, key)
+		return
+	}
+	if e.groupOf == nil {
+		e.groupOf = map[uint64]uint32{}
+	}
+	e.groupOf[key] = gi1 - 1
+}
+
+// chunked is a slice kept in chunks: it grows without copying what it
+// holds (a group is 48 bytes, and each rank of a butterfly keeps two at
+// once), and keeps its chunks for the next run.
+type chunked[T any] struct {
+	c [][]T
+	n int
+}
+
+const chunkLen = 256
+
+func (p *chunked[T]) at(i uint32) *T { return &p.c[i/chunkLen][i%chunkLen] }
+
+// add makes room for one more and returns its index.
+func (p *chunked[T]) add() uint32 {
+	if p.n == len(p.c)*chunkLen {
+		p.c = append(p.c, make([]T, chunkLen))
+	}
+	p.n++
+	return uint32(p.n - 1)
 }
 
 // push adds p to the heap (least stamp first).
