@@ -3,6 +3,7 @@ package goal
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"commlab/internal/prefetch"
 )
@@ -204,8 +205,8 @@ type Builder struct {
 	keep  bool
 	recvs uint32 // recvs so far
 	err   error
-	// nameOf names a local op in cycle errors (the reader's labels).
-	nameOf func(local uint32) string
+	// nameOf names local ops in cycle errors (the reader's labels).
+	nameOf func(locals []uint32) []string
 	// scratch reused rank after rank
 	cnt, indeg, stack []uint32
 	// whether operations are laid out by level (places.go); the block
@@ -510,47 +511,79 @@ func (b *Builder) checkCycle(first, n uint32) error {
 	if done == int(n) {
 		return nil
 	}
-	// Walk back along unfinished dependencies until an op repeats: that
-	// closes a cycle.
-	pred := make(map[uint32]uint32)
+	return b.cycleError(first, n, indeg)
+}
+
+// cycleShown is how many operations of a dependency cycle its error
+// names: the first ones, then the last, which closes it.
+const cycleShown = 6
+
+// cycleError names a dependency cycle among the rank's ops that Kahn's
+// algorithm left with dependencies (indeg > 0): it walks from the first
+// of them to an op it requires that is left too, and on, until an op
+// repeats, in time and scratch linear in the rank (a cycle through a
+// million operations is found at once), and names a few of its
+// operations and how many more.
+func (b *Builder) cycleError(first, n uint32, indeg []uint32) error {
+	// req[i] is an op left over that i requires (one suffices: every op
+	// left over requires one, or Kahn's algorithm would have freed it)
+	req := grow(b.cnt, int(n))
+	for i := range req {
+		req[i] = nilNode
+	}
 	for _, e := range b.edges {
 		if indeg[e.to] > 0 && indeg[e.from] > 0 {
-			pred[e.to] = e.from
+			req[e.to] = e.from
 		}
 	}
-	var at uint32
-	for i := range n {
-		if indeg[i] > 0 {
-			at = i
-			break
-		}
+	at := uint32(0)
+	for indeg[at] == 0 {
+		at++
 	}
-	seen := map[uint32]int{}
+	// seen[i] is i's position in the walk + 1 (0: not yet)
+	seen := grow(b.stack[:0], int(n))
 	var path []uint32
-	for {
-		if k, ok := seen[at]; ok {
-			path = path[k:]
-			break
-		}
-		seen[at] = len(path)
+	for seen[at] == 0 {
 		path = append(path, at)
-		at = pred[at]
+		seen[at] = uint32(len(path))
+		at = req[at]
 	}
-	name := func(i uint32) string {
-		if b.nameOf != nil {
-			return b.nameOf(i)
+	path = path[seen[at]-1:] // the cycle: each requires the next, the last the first
+	b.cnt, b.stack = req, seen[:0]
+	shown := path
+	if len(path) > cycleShown+1 {
+		shown = append(append([]uint32(nil), path[:cycleShown]...), path[len(path)-1])
+	}
+	shown = append(shown, path[0])
+	names := b.names(first, shown)
+	var msg strings.Builder
+	for k, nm := range names {
+		if k > 0 {
+			msg.WriteString(" -> ")
 		}
+		if k == cycleShown && len(path) > cycleShown+1 {
+			fmt.Fprintf(&msg, "… (%d more) -> ", len(path)-cycleShown-1)
+		}
+		msg.WriteString(nm)
+	}
+	return fmt.Errorf("dependency cycle through %d operations: %s (each waits for the next)", len(path), msg.String())
+}
+
+// names are the labels of the rank's local ops, for a cycle error: the
+// reader's (nameOf), the labels kept, or "op N".
+func (b *Builder) names(first uint32, locals []uint32) []string {
+	if b.nameOf != nil {
+		return b.nameOf(locals)
+	}
+	out := make([]string, len(locals))
+	for k, i := range locals {
 		if b.keep && b.s.labels[first+i] != "" {
-			return b.s.labels[first+i]
+			out[k] = b.s.labels[first+i]
+		} else {
+			out[k] = fmt.Sprintf("op %d", i)
 		}
-		return fmt.Sprintf("op %d", i)
 	}
-	msg := ""
-	for k := len(path) - 1; k >= 0; k-- {
-		msg += name(path[k]) + " -> "
-	}
-	msg += name(path[len(path)-1])
-	return fmt.Errorf("dependency cycle: %s (each waits for the next)", msg)
+	return out
 }
 
 // Schedule checks that every rank was given and returns the schedule.
@@ -562,7 +595,7 @@ func (b *Builder) Schedule() (*Schedule, error) {
 		return nil, fmt.Errorf("rank %d's block is not closed (missing })", b.rank)
 	}
 	if b.next != b.s.numRanks {
-		return nil, fmt.Errorf("num_ranks is %d but the schedule ends after rank %d", b.s.numRanks, b.next-1)
+		return nil, fmt.Errorf("%s", missingRanks(b.s.numRanks, b.next))
 	}
 	if layoutBuild && b.layout && int(b.blockOp) < len(b.s.ops) {
 		b.layoutBlock(len(b.s.ops))
