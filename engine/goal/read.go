@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"commlab/engine/cost"
 	"commlab/internal/shown"
 )
 
@@ -21,6 +22,10 @@ type ReadOptions struct {
 	// avoids copying while a huge schedule grows. Untouched reserve costs
 	// address space, not memory.
 	SizeHint int64
+	// Limits bound the text read and the memory the schedule holds,
+	// counted as the text streams in: an input past them is a
+	// *LimitError (a pipe or a device, whose size is not known before).
+	Limits Limits
 }
 
 // SyntaxError is a position in a GOAL file and what is wrong there.
@@ -64,7 +69,7 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Schedule, error) {
 	if l, ok := r.(interface{ Len() int }); ok {
 		size = min(size, max(16, l.Len()+1))
 	}
-	p := &parser{name: name, in: bufio.NewReaderSize(r, size), opt: opt}
+	p := &parser{name: name, in: bufio.NewReaderSize(opt.Limits.reader(r), size), opt: opt}
 	if b, _ := p.in.Peek(3); string(b) == "\uFEFF" { // a UTF-8 byte-order mark
 		p.in.Discard(3)
 	}
@@ -102,6 +107,14 @@ func (p *parser) run() (*Schedule, error) {
 	p.rank = -1
 	for p.err == nil {
 		line, err := p.in.ReadSlice('\n')
+		if errors.Is(err, errTextLimit) {
+			return nil, &LimitError{Input: p.name, What: "text", Limit: float64(p.opt.Limits.Bytes), Line: p.line + 1, By: p.opt.Limits.By}
+		}
+		if p.line&memCheckLines == 0 && p.opt.Limits.Memory > 0 && p.b != nil {
+			if err := p.checkMemory(); err != nil {
+				return nil, err
+			}
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			p.line++
 			p.fail(0, "line longer than %d bytes", maxLine)
@@ -150,8 +163,32 @@ func (p *parser) run() (*Schedule, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
+	if p.opt.Limits.Memory > 0 {
+		if err := p.checkMemory(); err != nil {
+			return nil, err
+		}
+	}
 	return p.b.Schedule()
 }
+
+// memCheckLines + 1 is how many lines pass between the reader's checks
+// of its memory: at most a few MB of schedule.
+const memCheckLines = 1<<12 - 1
+
+// checkMemory refuses a schedule whose memory, with its arrays' next
+// growth (each at most doubles), would pass the limit.
+func (p *parser) checkMemory() error {
+	held := p.b.footprint() + 4*float64(cap(p.numeric)+cap(p.touched)) + namedBytes*float64(len(p.named)) + float64(p.in.Size())
+	if 2*held <= p.opt.Limits.Memory {
+		return nil
+	}
+	s := &p.b.s
+	return &LimitError{Input: p.name, What: "memory", Limit: p.opt.Limits.Memory, Line: p.line, By: p.opt.Limits.By,
+		Why: fmt.Sprintf("%s operations and %s dependencies in %s, and as much again as its arrays grow", cost.Num(float64(len(s.ops))), cost.Num(float64(len(s.succ)+len(p.b.edges))), cost.Bytes(held))}
+}
+
+// namedBytes is what a label kept in the reader's map of names costs.
+const namedBytes = 64
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }

@@ -209,6 +209,7 @@ type Builder struct {
 	nameOf func(locals []uint32) []string
 	// scratch reused rank after rank
 	cnt, indeg, stack []uint32
+	labelBytes        int // the labels' text kept
 	// whether operations are laid out by level (places.go); the block
 	// of ranks not laid out yet: its first operation, its ranks, their
 	// operations' levels
@@ -254,6 +255,20 @@ func NewBuilder(numRanks int, labels bool, opsHint int) *Builder {
 	b.layout = layoutBuild && (opsHint == 0 || opsHint >= layoutMinOps)
 	return b
 }
+
+// footprint is the memory the schedule and the Builder's scratch hold,
+// in bytes (the arrays' capacities: what a reader's memory limit counts).
+func (b *Builder) footprint() float64 {
+	s := &b.s
+	n := 16*cap(s.ops) + 4*cap(s.succ) + 2*cap(s.cpuNIC) + 16*cap(s.labels) + b.labelBytes + 4*cap(s.pos) +
+		4*(cap(s.rankStart)+cap(s.recvStart)) + 12*cap(b.edges) +
+		4*(cap(b.cnt)+cap(b.indeg)+cap(b.stack)+cap(b.lvl)+cap(b.perm)+cap(b.tmpSucc)) + 16*cap(b.tmpOps) + 2*cap(b.tmpCN) +
+		bigBytes*len(s.big)
+	return float64(n)
+}
+
+// bigBytes is what an entry of a map of sizes or counts costs.
+const bigBytes = 48
 
 // Err returns the first error so far.
 func (b *Builder) Err() error { return b.err }
@@ -316,6 +331,7 @@ func (b *Builder) add(k Kind, peer uint32, size uint64, tag uint32, cpu, nic uin
 	}
 	if b.keep {
 		b.s.labels = append(b.s.labels, label)
+		b.labelBytes += (len(label) + 7) &^ 7
 	}
 	switch k {
 	case Send:
