@@ -73,7 +73,8 @@ func matches(peer, tag, src, t uint32) bool {
 }
 
 // mlist is a list of an index: its first and last node (nilNode when
-// empty).
+// empty). An index keeps its lists, empty or not, for the run: taking a
+// node changes no map.
 type mlist struct{ head, tail uint32 }
 
 var emptyList = mlist{nilNode, nilNode}
@@ -167,15 +168,70 @@ func (e *exec) postRecv(h, op uint32) {
 
 // postedIndex is an indexed rank's posted recvs (entries of rq, by their
 // place in it: the posting order): a list per (source, tag) of the recv,
-// either possibly Any, and a list per source.
+// either possibly Any, and, where the schedule sends with any tag, a list
+// per source. A recv's links name its lists, so that taking it costs no
+// lookup; a message looks up its own (source, tag) list, and the
+// wildcard lists only while recvs with wildcards are posted.
 type postedIndex struct {
-	base uint32 // the rank's first place in rq
-	key  map[uint64]mlist
-	peer map[uint32]mlist
-	link []plink // per place - base
+	base  uint32 // the rank's first place in rq
+	key   map[uint64]uint32
+	peer  map[uint32]uint32 // nil: no message has tag Any
+	lists []mlist
+	link  []plink // per place - base
+	// posted recvs from any source with a tag, from a source with any
+	// tag, from any source with any tag
+	anyPeer, anyTag, anyBoth int
 }
 
-type plink struct{ keyPrev, keyNext, peerPrev, peerNext uint32 }
+type plink struct {
+	keyPrev, keyNext, peerPrev, peerNext uint32
+	keyList, peerList                    uint32
+}
+
+// list returns the id of m's list k, making it if need be.
+func list[K comparable](m map[K]uint32, lists *[]mlist, k K) uint32 {
+	id, ok := m[k]
+	if !ok {
+		id = uint32(len(*lists))
+		*lists = append(*lists, emptyList)
+		m[k] = id
+	}
+	return id
+}
+
+// headOf is the head of m's list k, or nilNode.
+func headOf[K comparable](m map[K]uint32, lists []mlist, k K) uint32 {
+	if id, ok := m[k]; ok {
+		return lists[id].head
+	}
+	return nilNode
+}
+
+// link appends node n to list id, whose nodes' next links next gives.
+func (l *mlist) link(n uint32, next func(uint32) *uint32) (prev uint32) {
+	prev = l.tail
+	if prev != nilNode {
+		*next(prev) = n
+	} else {
+		l.head = n
+	}
+	l.tail = n
+	return prev
+}
+
+// unlink removes node n, between prev and nxt, from the list.
+func (l *mlist) unlink(prev, nxt uint32, prevOf, nextOf func(uint32) *uint32) {
+	if prev != nilNode {
+		*nextOf(prev) = nxt
+	} else {
+		l.head = nxt
+	}
+	if nxt != nilNode {
+		*prevOf(nxt) = prev
+	} else {
+		l.tail = prev
+	}
+}
 
 // indexPosted indexes rank h's posted recvs, in posting order.
 func (e *exec) indexPosted(h uint32) {
@@ -183,8 +239,10 @@ func (e *exec) indexPosted(h uint32) {
 		e.pidx = map[uint32]*postedIndex{}
 	}
 	base := e.s.recvStart[h]
-	x := &postedIndex{base: base, key: map[uint64]mlist{}, peer: map[uint32]mlist{},
-		link: make([]plink, e.s.recvStart[h+1]-base)}
+	x := &postedIndex{base: base, key: map[uint64]uint32{}, link: make([]plink, e.s.recvStart[h+1]-base)}
+	if e.s.anyTagSends > 0 {
+		x.peer = map[uint32]uint32{}
+	}
 	e.pidx[h] = x
 	e.setBit(&e.pIndexed, h)
 	hq := e.hq(h)
@@ -197,69 +255,40 @@ func (e *exec) indexPosted(h uint32) {
 
 func (x *postedIndex) add(e *exec, j uint32) {
 	o := &e.s.ops[e.rq[j]]
+	x.count(o, 1)
 	l := &x.link[j-x.base]
-	k := pair(o.peer, o.tag)
-	kl, ok := x.key[k]
-	if !ok {
-		kl = emptyList
+	l.keyList = list(x.key, &x.lists, pair(o.peer, o.tag))
+	l.keyPrev = x.lists[l.keyList].link(j, func(m uint32) *uint32 { return &x.link[m-x.base].keyNext })
+	l.keyNext = nilNode
+	if x.peer != nil {
+		l.peerList = list(x.peer, &x.lists, o.peer)
+		l.peerPrev = x.lists[l.peerList].link(j, func(m uint32) *uint32 { return &x.link[m-x.base].peerNext })
+		l.peerNext = nilNode
 	}
-	l.keyPrev, l.keyNext = kl.tail, nilNode
-	if kl.tail != nilNode {
-		x.link[kl.tail-x.base].keyNext = j
-	} else {
-		kl.head = j
+}
+
+// count adds d to the counts of posted recvs with wildcards.
+func (x *postedIndex) count(o *op, d int) {
+	switch {
+	case o.peer == Any && o.tag == Any:
+		x.anyBoth += d
+	case o.peer == Any:
+		x.anyPeer += d
+	case o.tag == Any:
+		x.anyTag += d
 	}
-	kl.tail = j
-	x.key[k] = kl
-	pl, ok := x.peer[o.peer]
-	if !ok {
-		pl = emptyList
-	}
-	l.peerPrev, l.peerNext = pl.tail, nilNode
-	if pl.tail != nilNode {
-		x.link[pl.tail-x.base].peerNext = j
-	} else {
-		pl.head = j
-	}
-	pl.tail = j
-	x.peer[o.peer] = pl
 }
 
 func (x *postedIndex) remove(e *exec, j uint32) {
-	o := &e.s.ops[e.rq[j]]
+	x.count(&e.s.ops[e.rq[j]], -1)
 	l := x.link[j-x.base]
-	k := pair(o.peer, o.tag)
-	kl := x.key[k]
-	if l.keyPrev != nilNode {
-		x.link[l.keyPrev-x.base].keyNext = l.keyNext
-	} else {
-		kl.head = l.keyNext
-	}
-	if l.keyNext != nilNode {
-		x.link[l.keyNext-x.base].keyPrev = l.keyPrev
-	} else {
-		kl.tail = l.keyPrev
-	}
-	if kl.head == nilNode {
-		delete(x.key, k)
-	} else {
-		x.key[k] = kl
-	}
-	pl := x.peer[o.peer]
-	if l.peerPrev != nilNode {
-		x.link[l.peerPrev-x.base].peerNext = l.peerNext
-	} else {
-		pl.head = l.peerNext
-	}
-	if l.peerNext != nilNode {
-		x.link[l.peerNext-x.base].peerPrev = l.peerPrev
-	} else {
-		pl.tail = l.peerPrev
-	}
-	if pl.head == nilNode {
-		delete(x.peer, o.peer)
-	} else {
-		x.peer[o.peer] = pl
+	prev := func(m uint32) *uint32 { return &x.link[m-x.base].keyPrev }
+	next := func(m uint32) *uint32 { return &x.link[m-x.base].keyNext }
+	x.lists[l.keyList].unlink(l.keyPrev, l.keyNext, prev, next)
+	if x.peer != nil {
+		prev = func(m uint32) *uint32 { return &x.link[m-x.base].peerPrev }
+		next = func(m uint32) *uint32 { return &x.link[m-x.base].peerNext }
+		x.lists[l.peerList].unlink(l.peerPrev, l.peerNext, prev, next)
 	}
 }
 
@@ -269,16 +298,17 @@ func (x *postedIndex) remove(e *exec, j uint32) {
 func (x *postedIndex) find(e *exec, src, tag uint32) int {
 	best := nilNode // places are below 2^30: nilNode is later than any
 	if tag == Any {
-		for _, p := range [2]uint32{src, Any} {
-			if l, ok := x.peer[p]; ok {
-				best = min(best, l.head)
-			}
-		}
+		best = min(headOf(x.peer, x.lists, src), headOf(x.peer, x.lists, Any))
 	} else {
-		for _, k := range [4]uint64{pair(src, tag), pair(src, Any), pair(Any, tag), pair(Any, Any)} {
-			if l, ok := x.key[k]; ok {
-				best = min(best, l.head)
-			}
+		best = headOf(x.key, x.lists, pair(src, tag))
+		if x.anyTag > 0 {
+			best = min(best, headOf(x.key, x.lists, pair(src, Any)))
+		}
+		if x.anyPeer > 0 {
+			best = min(best, headOf(x.key, x.lists, pair(Any, tag)))
+		}
+		if x.anyBoth > 0 {
+			best = min(best, headOf(x.key, x.lists, pair(Any, Any)))
 		}
 	}
 	if best == nilNode {
@@ -353,24 +383,25 @@ func (e *exec) unexpected(h, op, src uint32) {
 }
 
 // uqIndex is an indexed rank's unexpected messages (nodes of upool): a
-// list per (source, tag) of the message (the tag possibly Any), per
-// source, and per tag, in arrival order; the rank's own list (uqHead,
-// next) stays the list of all of them, made doubly linked by
-// uqLink.allPrev.
+// list per (source, tag) of the message (the tag possibly Any), and,
+// where the schedule has recvs with wildcards, per source and per tag,
+// in arrival order; the rank's own list (uqHead, next) stays the list of
+// all of them, made doubly linked by uqLink.allPrev.
 type uqIndex struct {
-	key map[uint64]mlist
-	src map[uint32]mlist
-	tag map[uint32]mlist
+	key      map[uint64]uint32
+	src, tag map[uint32]uint32 // nil: no recv has any tag, any source
+	lists    []mlist
+	anyTag   int // messages with tag Any waiting
 }
 
-// uqLink is a node's links in its rank's index, and its arrival number
-// (the heads of different lists compare by it).
+// uqLink is a node's links in its rank's index, the ids of its lists,
+// and its arrival number (the heads of different lists compare by it).
 type uqLink struct {
-	allPrev          uint32
-	keyPrev, keyNext uint32
-	srcPrev, srcNext uint32
-	tagPrev, tagNext uint32
-	seq              uint32
+	allPrev                   uint32
+	keyPrev, keyNext, keyList uint32
+	srcPrev, srcNext, srcList uint32
+	tagPrev, tagNext, tagList uint32
+	seq                       uint32
 }
 
 // indexUnexpected indexes rank h's unexpected messages, in arrival order.
@@ -378,7 +409,13 @@ func (e *exec) indexUnexpected(h uint32) {
 	if e.uidx == nil {
 		e.uidx = map[uint32]*uqIndex{}
 	}
-	x := &uqIndex{key: map[uint64]mlist{}, src: map[uint32]mlist{}, tag: map[uint32]mlist{}}
+	x := &uqIndex{key: map[uint64]uint32{}}
+	if e.s.anyTagRecvs > 0 {
+		x.src = map[uint32]uint32{}
+	}
+	if e.s.anyPeerRecvs > 0 {
+		x.tag = map[uint32]uint32{}
+	}
 	e.uidx[h] = x
 	e.setBit(&e.uIndexed, h)
 	prev := nilNode
@@ -396,61 +433,39 @@ func (x *uqIndex) add(e *exec, n, prev uint32) {
 	}
 	q := e.upool[n]
 	t := e.s.ops[q.op].tag
-	l := &e.ulink[n]
+	if t == Any {
+		x.anyTag++
+	}
+	u := e.ulink
+	l := &u[n]
 	l.allPrev, l.seq = prev, e.useq
 	e.useq++
-	l.keyPrev, l.keyNext = appendTo(e, x.key, pair(q.src, t), n, func(m uint32) *uint32 { return &e.ulink[m].keyNext })
-	l.srcPrev, l.srcNext = appendTo(e, x.src, q.src, n, func(m uint32) *uint32 { return &e.ulink[m].srcNext })
-	l.tagPrev, l.tagNext = appendTo(e, x.tag, t, n, func(m uint32) *uint32 { return &e.ulink[m].tagNext })
-}
-
-// appendTo appends node n to list k of m (next names a node's link to
-// the next in that list), returning n's links.
-func appendTo[K comparable](e *exec, m map[K]mlist, k K, n uint32, next func(uint32) *uint32) (prev, nxt uint32) {
-	l, ok := m[k]
-	if !ok {
-		l = emptyList
+	l.keyList = list(x.key, &x.lists, pair(q.src, t))
+	l.keyPrev, l.keyNext = x.lists[l.keyList].link(n, func(m uint32) *uint32 { return &u[m].keyNext }), nilNode
+	if x.src != nil {
+		l.srcList = list(x.src, &x.lists, q.src)
+		l.srcPrev, l.srcNext = x.lists[l.srcList].link(n, func(m uint32) *uint32 { return &u[m].srcNext }), nilNode
 	}
-	prev = l.tail
-	if prev != nilNode {
-		*next(prev) = n
-	} else {
-		l.head = n
-	}
-	l.tail = n
-	m[k] = l
-	return prev, nilNode
-}
-
-// unlinkFrom removes node n (whose links in list k of m are prev and nxt)
-// from that list.
-func unlinkFrom[K comparable](m map[K]mlist, k K, prev, nxt uint32, prevOf, nextOf func(uint32) *uint32) {
-	l := m[k]
-	if prev != nilNode {
-		*nextOf(prev) = nxt
-	} else {
-		l.head = nxt
-	}
-	if nxt != nilNode {
-		*prevOf(nxt) = prev
-	} else {
-		l.tail = prev
-	}
-	if l.head == nilNode {
-		delete(m, k)
-	} else {
-		m[k] = l
+	if x.tag != nil {
+		l.tagList = list(x.tag, &x.lists, t)
+		l.tagPrev, l.tagNext = x.lists[l.tagList].link(n, func(m uint32) *uint32 { return &u[m].tagNext }), nilNode
 	}
 }
 
 func (x *uqIndex) remove(e *exec, h, n uint32) {
 	q := e.upool[n]
-	t := e.s.ops[q.op].tag
-	l := e.ulink[n]
+	if e.s.ops[q.op].tag == Any {
+		x.anyTag--
+	}
 	u := e.ulink
-	unlinkFrom(x.key, pair(q.src, t), l.keyPrev, l.keyNext, func(m uint32) *uint32 { return &u[m].keyPrev }, func(m uint32) *uint32 { return &u[m].keyNext })
-	unlinkFrom(x.src, q.src, l.srcPrev, l.srcNext, func(m uint32) *uint32 { return &u[m].srcPrev }, func(m uint32) *uint32 { return &u[m].srcNext })
-	unlinkFrom(x.tag, t, l.tagPrev, l.tagNext, func(m uint32) *uint32 { return &u[m].tagPrev }, func(m uint32) *uint32 { return &u[m].tagNext })
+	l := u[n]
+	x.lists[l.keyList].unlink(l.keyPrev, l.keyNext, func(m uint32) *uint32 { return &u[m].keyPrev }, func(m uint32) *uint32 { return &u[m].keyNext })
+	if x.src != nil {
+		x.lists[l.srcList].unlink(l.srcPrev, l.srcNext, func(m uint32) *uint32 { return &u[m].srcPrev }, func(m uint32) *uint32 { return &u[m].srcNext })
+	}
+	if x.tag != nil {
+		x.lists[l.tagList].unlink(l.tagPrev, l.tagNext, func(m uint32) *uint32 { return &u[m].tagPrev }, func(m uint32) *uint32 { return &u[m].tagNext })
+	}
 	// the rank's list of all
 	hq := e.hq(h)
 	if l.allPrev != nilNode {
@@ -470,27 +485,24 @@ func (x *uqIndex) remove(e *exec, h, n uint32) {
 // hold one.
 func (x *uqIndex) find(e *exec, h, peer, tag uint32) uint32 {
 	best, seq := nilNode, ^uint32(0)
-	head := func(l mlist, ok bool) {
-		if ok && e.ulink[l.head].seq < seq {
-			best, seq = l.head, e.ulink[l.head].seq
+	consider := func(n uint32) {
+		if n != nilNode && e.ulink[n].seq < seq {
+			best, seq = n, e.ulink[n].seq
 		}
 	}
 	switch {
 	case peer == Any && tag == Any: // every message: the rank's list of all
 		return e.hq(h).uqHead
 	case peer == Any:
-		l, ok := x.tag[tag]
-		head(l, ok)
-		l, ok = x.tag[Any]
-		head(l, ok)
+		consider(headOf(x.tag, x.lists, tag))
+		consider(headOf(x.tag, x.lists, Any))
 	case tag == Any:
-		l, ok := x.src[peer]
-		head(l, ok)
+		consider(headOf(x.src, x.lists, peer))
 	default:
-		l, ok := x.key[pair(peer, tag)]
-		head(l, ok)
-		l, ok = x.key[pair(peer, Any)]
-		head(l, ok)
+		consider(headOf(x.key, x.lists, pair(peer, tag)))
+		if x.anyTag > 0 {
+			consider(headOf(x.key, x.lists, pair(peer, Any)))
+		}
 	}
 	return best
 }

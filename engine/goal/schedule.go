@@ -96,6 +96,9 @@ type Schedule struct {
 	// bytes, the bytes past the first of the others, the calcs' ns
 	zeroSends           int
 	sendBytes, calcTime float64
+	// wildcards: sends with tag Any, recvs from any source, with any tag
+	// (the match indexes keep the lists they need: match.go)
+	anyTagSends, anyPeerRecvs, anyTagRecvs int
 	// recvStart[r] counts the recvs of the ranks before r: the executor
 	// gives each rank as many places for posted recvs
 	recvStart []uint32
@@ -341,8 +344,17 @@ func (b *Builder) add(k Kind, peer uint32, size uint64, tag uint32, cpu, nic uin
 		} else {
 			b.s.sendBytes += float64(size - 1)
 		}
+		if tag == Any {
+			b.s.anyTagSends++
+		}
 	case Recv:
 		b.recvs++
+		if peer == Any {
+			b.s.anyPeerRecvs++
+		}
+		if tag == Any {
+			b.s.anyTagRecvs++
+		}
 	case Calc:
 		b.s.calcTime += float64(size)
 	}

@@ -58,7 +58,10 @@ type parked struct {
 	ts, op, host uint32
 }
 
-// waitGroup is the items waiting for the same clocks, a heap by stamp.
+// waitGroup is the items waiting for the same clocks, by stamp: those
+// that joined in stamp order (the usual case: a fan-out's dependents,
+// freed and found waiting one after the other) in a queue, run, and the
+// others in a heap.
 // A group lives while items wait in it (exec.waitAt or, for a send or
 // message on a NIC of another index than its CPU, exec.groupOf names
 // it); an emptied one goes on exec.freeGroups, to be taken again, so
@@ -68,6 +71,8 @@ type waitGroup struct {
 	seq   uint32 // the live token's number; older tokens are stale (a group taken again goes on counting)
 	min   uint32 // the live token's stamp
 	kind  uint8
+	run   []parked // from head on, in stamp order
+	head  int
 	heap  []parked
 }
 
@@ -123,7 +128,7 @@ func (e *exec) wait(it item, kind uint8, c, nc int) {
 		} else {
 			gi = e.groups.add()
 			g := e.groups.at(gi)
-			g.heap = g.heap[:0]
+			g.run, g.head, g.heap = g.run[:0], 0, g.heap[:0]
 			if e.rec {
 				e.gcause = append(e.gcause, groupCause{})
 			}
@@ -134,7 +139,7 @@ func (e *exec) wait(it item, kind uint8, c, nc int) {
 	}
 	g := e.groups.at(gi)
 	g.push(parked{at: it.time, ts: it.ts, op: it.op, host: it.host})
-	if len(g.heap) == 1 || it.ts < g.min {
+	if g.len() == 1 || it.ts < g.min {
 		g.seq++
 		g.min = it.ts
 		e.q.push(item{time: it.time, ts: it.ts, op: tokenBit | gi, host: g.seq})
@@ -167,13 +172,13 @@ func (e *exec) token(it item) {
 		}
 	}
 	e.handle(item{time: it.time, ts: p.ts, op: p.op, host: p.host})
-	if len(g.heap) == 0 {
+	if g.len() == 0 {
 		e.setGroup(g.kind, int(g.c), int(g.nc), 0)
 		e.freeGroups = append(e.freeGroups, gi)
 		return
 	}
 	g.seq++
-	g.min = g.heap[0].ts
+	g.min = g.least().ts
 	c := e.clock(g)
 	if e.rec {
 		e.gcause[gi] = groupCause{e.setter(g), c}
@@ -237,8 +242,42 @@ func (p *chunked[T]) add() uint32 {
 	return uint32(p.n - 1)
 }
 
-// push adds p to the heap (least stamp first).
+// len is how many items wait in the group.
+func (g *waitGroup) len() int { return len(g.run) - g.head + len(g.heap) }
+
+// least is the item with the least stamp.
+func (g *waitGroup) least() parked {
+	if len(g.heap) > 0 && (g.head == len(g.run) || g.heap[0].ts < g.run[g.head].ts) {
+		return g.heap[0]
+	}
+	return g.run[g.head]
+}
+
+// push adds p: at the end of run if it comes after everything there,
+// else into the heap.
 func (g *waitGroup) push(p parked) {
+	if n := len(g.run); n == g.head || p.ts > g.run[n-1].ts {
+		if n == g.head {
+			g.run, g.head = g.run[:0], 0
+		}
+		g.run = append(g.run, p)
+		return
+	}
+	g.heapPush(p)
+}
+
+// pop removes and returns the item with the least stamp.
+func (g *waitGroup) pop() parked {
+	if len(g.heap) > 0 && (g.head == len(g.run) || g.heap[0].ts < g.run[g.head].ts) {
+		return g.heapPop()
+	}
+	p := g.run[g.head]
+	g.head++
+	return p
+}
+
+// heapPush adds p to the heap (least stamp first).
+func (g *waitGroup) heapPush(p parked) {
 	h := append(g.heap, p)
 	i := len(h) - 1
 	for i > 0 {
@@ -253,8 +292,8 @@ func (g *waitGroup) push(p parked) {
 	g.heap = h
 }
 
-// pop removes and returns the least stamp.
-func (g *waitGroup) pop() parked {
+// heapPop removes and returns the heap's least stamp.
+func (g *waitGroup) heapPop() parked {
 	h := g.heap
 	top := h[0]
 	last := h[len(h)-1]

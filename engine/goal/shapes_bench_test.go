@@ -1,0 +1,70 @@
+package goal
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"commlab/internal/goalshape"
+)
+
+// BenchmarkShapes runs goalshape's adversarial shapes (a linear
+// broadcast, fan-out, fan-in, a long chain, unexpected floods, posted
+// walks, wildcards) and reports the time per operation and message
+// (ns/item, cpu-ns/item); Shapes/NAME/n=N/read reads their text
+// (ns/byte). Each case writes its shape when it runs, so that -bench
+// picks one without the others' texts.
+func BenchmarkShapes(b *testing.B) {
+	for _, sh := range goalshape.Shapes {
+		for _, n := range []int{10_000, 100_000} {
+			text := func(b *testing.B) []byte {
+				var buf bytes.Buffer
+				if err := sh.Write(&buf, n); err != nil {
+					b.Fatal(err)
+				}
+				return buf.Bytes()
+			}
+			b.Run(fmt.Sprintf("%s/n=%d/read", sh.Name, n), func(b *testing.B) {
+				text := text(b)
+				c0 := cpuSeconds()
+				for b.Loop() {
+					_, err := Read(bytes.NewReader(text), sh.Name, ReadOptions{Labels: true, SizeHint: int64(len(text))})
+					if (err != nil) != sh.Cycle {
+						b.Fatal(err)
+					}
+				}
+				reportPer(b, c0, float64(len(text)), "byte")
+			})
+			if sh.Cycle {
+				continue
+			}
+			for _, rec := range []bool{false, true} {
+				b.Run(fmt.Sprintf("%s/n=%d/record=%v", sh.Name, n, rec), func(b *testing.B) {
+					text := text(b)
+					s, err := Read(bytes.NewReader(text), sh.Name, ReadOptions{Labels: true, SizeHint: int64(len(text))})
+					if err != nil {
+						b.Fatal(err)
+					}
+					var x Executor
+					c0 := cpuSeconds()
+					for b.Loop() {
+						if _, err := x.Run(s, Default(), Noise{}, Options{Record: rec}); err != nil {
+							b.Fatal(err)
+						}
+					}
+					reportPer(b, c0, float64(s.NumOps()+s.NumSends()), "item")
+				})
+			}
+		}
+	}
+}
+
+// reportPer reports ns of wall and CPU time per unit of work (work per
+// iteration).
+func reportPer(b *testing.B, c0, work float64, unit string) {
+	total := work * float64(b.N)
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/total, "ns/"+unit)
+	if c := cpuSeconds() - c0; c > 0 {
+		b.ReportMetric(c*1e9/total, "cpu-ns/"+unit)
+	}
+}
