@@ -432,7 +432,7 @@ func (e *exec) run() {
 		// in file order, which LogGOPSim's (unstable) sort starts from
 		for i := s.rankStart[h]; i < s.rankStart[h+1]; i++ {
 			if u := s.place(int(i)); e.pend[u] == 0 {
-				roots = append(roots, s.withKind(u))
+				roots = append(room(roots, 1), s.withKind(u))
 			}
 		}
 		sortBy(roots, byKind{})
@@ -827,7 +827,7 @@ func (e *exec) dec(h, j uint32) {
 			return
 		}
 		if p--; p == 0 {
-			e.freed = append(e.freed, freedOp{h, j})
+			e.freed = append(room(e.freed, 1), freedOp{h, j})
 		}
 		e.pend[j] = p
 		return
@@ -838,7 +838,7 @@ func (e *exec) dec(h, j uint32) {
 	}
 	delete(e.big, j)
 	e.pend[j] = 0
-	e.freed = append(e.freed, freedOp{h, j})
+	e.freed = append(room(e.freed, 1), freedOp{h, j})
 }
 
 // wrap is a dependency count going below zero: an eager send (done when
@@ -889,7 +889,7 @@ func (e *exec) releaseFreed() {
 		e.batch = e.batch[:0]
 		for _, x := range f {
 			if x.host == h {
-				e.batch = append(e.batch, e.s.withKind(x.op))
+				e.batch = append(room(e.batch, 1), e.s.withKind(x.op))
 			}
 		}
 		sortBy(e.batch, byKind{})

@@ -106,4 +106,4 @@ func (l Limits) reader(r io.Reader) io.Reader {
 
 // nsTextMax bounds reading a byte of GOAL text, of any shape (the
 // densest operations, labels, dependencies, cycles): see EstimateRead.
-const nsTextMax = 40
+const nsTextMax = 50

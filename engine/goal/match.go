@@ -193,7 +193,7 @@ func list[K comparable](m map[K]uint32, lists *[]mlist, k K) uint32 {
 	id, ok := m[k]
 	if !ok {
 		id = uint32(len(*lists))
-		*lists = append(*lists, emptyList)
+		*lists = append(room(*lists, 1), emptyList)
 		m[k] = id
 	}
 	return id
@@ -364,7 +364,7 @@ func (e *exec) unexpected(h, op, src uint32) {
 	n := e.ufree
 	if n == nilNode {
 		n = uint32(len(e.upool))
-		e.upool = append(e.upool, uqNode{})
+		e.upool = append(room(e.upool, 1), uqNode{})
 	} else {
 		e.ufree = e.upool[n].next
 	}
@@ -429,7 +429,7 @@ func (e *exec) indexUnexpected(h uint32) {
 // index's lists.
 func (x *uqIndex) add(e *exec, n, prev uint32) {
 	if len(e.ulink) < len(e.upool) {
-		e.ulink = append(e.ulink, make([]uqLink, len(e.upool)-len(e.ulink))...)
+		e.ulink = room(e.ulink, len(e.upool)-len(e.ulink))[:len(e.upool)]
 	}
 	q := e.upool[n]
 	t := e.s.ops[q.op].tag

@@ -99,6 +99,10 @@ type Schedule struct {
 	// wildcards: sends with tag Any, recvs from any source, with any tag
 	// (the match indexes keep the lists they need: match.go)
 	anyTagSends, anyPeerRecvs, anyTagRecvs int
+	// recvs without dependencies (posted before any message arrives), ops
+	// with pendBig dependencies or more (exec.big)
+	rootRecvs, bigPend int
+	stats              *statsOnce
 	// recvStart[r] counts the recvs of the ranks before r: the executor
 	// gives each rank as many places for posted recvs
 	recvStart []uint32
@@ -323,17 +327,17 @@ func (b *Builder) add(k Kind, peer uint32, size uint64, tag uint32, cpu, nic uin
 		}
 		b.s.big[id] = size
 	}
-	b.s.ops = append(b.s.ops, o)
+	b.s.ops = append(room(b.s.ops, 1), o)
 	if cpu != 0 || nic != 0 || b.s.cpuNIC != nil {
 		if b.s.cpuNIC == nil {
 			b.s.cpuNIC = make([]uint16, id, cap(b.s.ops))
 		}
-		b.s.cpuNIC = append(b.s.cpuNIC, uint16(cpu)|uint16(nic)<<8)
+		b.s.cpuNIC = append(room(b.s.cpuNIC, 1), uint16(cpu)|uint16(nic)<<8)
 		b.s.maxCPU = max(b.s.maxCPU, cpu)
 		b.s.maxNIC = max(b.s.maxNIC, nic)
 	}
 	if b.keep {
-		b.s.labels = append(b.s.labels, label)
+		b.s.labels = append(room(b.s.labels, 1), label)
 		b.labelBytes += (len(label) + 7) &^ 7
 	}
 	switch k {
@@ -398,7 +402,7 @@ func (b *Builder) dep(a, c OpID, start bool) {
 		b.err = fmt.Errorf("dependency between operations outside the current rank")
 		return
 	}
-	b.edges = append(b.edges, edge{from: uint32(c) - first, to: uint32(a) - first, start: start})
+	b.edges = append(room(b.edges, 1), edge{from: uint32(c) - first, to: uint32(a) - first, start: start})
 }
 
 // EndRank closes the current rank's block. It lays out the rank's
@@ -434,7 +438,8 @@ func (b *Builder) EndRank() error {
 		o := &b.s.ops[first+i]
 		o.off = o.off&^offMask | (base + cnt[i])
 	}
-	b.s.succ = append(b.s.succ, make([]uint32, len(b.edges))...)
+	b.s.succ = room(b.s.succ, len(b.edges))
+	b.s.succ = b.s.succ[:len(b.s.succ)+len(b.edges)]
 	fill := cnt[:n]
 	for _, e := range b.edges {
 		v := first + e.to
@@ -503,9 +508,22 @@ func (b *Builder) rankDeps(first, n, i uint32) []uint32 {
 func (b *Builder) checkCycle(first, n uint32) error {
 	if len(b.edges) == 0 {
 		b.s.roots += int(n)
+		for i := range n {
+			if b.s.kind(first+i) == Recv {
+				b.s.rootRecvs++
+			}
+		}
 		return nil
 	}
 	indeg, forward := b.indegrees(n)
+	for i, d := range indeg[:n] {
+		switch {
+		case d == 0 && b.s.kind(first+uint32(i)) == Recv:
+			b.s.rootRecvs++
+		case d >= pendBig:
+			b.s.bigPend++
+		}
+	}
 	if forward {
 		// Every edge goes to a later operation (Schedgen's and Writer's
 		// files): the file's order is a topological order, no cycle.
@@ -631,9 +649,23 @@ func (b *Builder) Schedule() (*Schedule, error) {
 	s := b.s
 	s.ops = append(s.ops, op{off: uint32(len(s.succ))})
 	s.inv = &invIndex{}
+	s.stats = &statsOnce{}
 	b.s = Schedule{}
 	b.err = fmt.Errorf("Schedule already called")
 	return &s, nil
+}
+
+// room returns s with room for extra more elements, its capacity at
+// least doubled when it grows: an array grown by append's quarter at a
+// time is copied about five times over in all, doubled only about twice
+// (what a reader allocates is bounded by what it holds: EstimateRead).
+func room[T any](s []T, extra int) []T {
+	if len(s)+extra <= cap(s) {
+		return s
+	}
+	t := make([]T, len(s), max(2*cap(s), len(s)+extra, 16))
+	copy(t, s)
+	return t
 }
 
 // grow returns s with length n, zeroed.

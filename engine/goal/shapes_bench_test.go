@@ -12,7 +12,8 @@ import (
 // broadcast, fan-out, fan-in, a long chain, unexpected floods, posted
 // walks, wildcards) and reports the time per operation and message
 // (ns/item, cpu-ns/item); Shapes/NAME/n=N/read reads their text
-// (ns/byte). Each case writes its shape when it runs, so that -bench
+// (ns/byte), and est/cpu the estimate's time against the CPU time of a
+// run (EstimateSchedule, EstimateRead). Each case writes its shape when it runs, so that -bench
 // picks one without the others' texts.
 func BenchmarkShapes(b *testing.B) {
 	for _, sh := range goalshape.Shapes {
@@ -34,6 +35,7 @@ func BenchmarkShapes(b *testing.B) {
 					}
 				}
 				reportPer(b, c0, float64(len(text)), "byte")
+				reportEstimate(b, c0, EstimateRead(int64(len(text)), true).Seconds)
 			})
 			if sh.Cycle {
 				continue
@@ -53,9 +55,18 @@ func BenchmarkShapes(b *testing.B) {
 						}
 					}
 					reportPer(b, c0, float64(s.NumOps()+s.NumSends()), "item")
+					reportEstimate(b, c0, EstimateSchedule(s, rec).Seconds)
 				})
 			}
 		}
+	}
+}
+
+// reportEstimate reports an estimate's time against the CPU time a run
+// took (est/cpu: the estimate bounds the run where it is at least 1).
+func reportEstimate(b *testing.B, c0, est float64) {
+	if c := cpuSeconds() - c0; c > 0 {
+		b.ReportMetric(est/(c/float64(b.N)), "est/cpu")
 	}
 }
 
@@ -66,5 +77,24 @@ func reportPer(b *testing.B, c0, work float64, unit string) {
 	b.ReportMetric(b.Elapsed().Seconds()*1e9/total, "ns/"+unit)
 	if c := cpuSeconds() - c0; c > 0 {
 		b.ReportMetric(c*1e9/total, "cpu-ns/"+unit)
+	}
+}
+
+// BenchmarkReadDense reads the texts that hold the most per byte
+// (denseText: calcs of 7 bytes, one-letter labels, a dependency each),
+// against EstimateRead's time (est/cpu).
+func BenchmarkReadDense(b *testing.B) {
+	for _, k := range []string{"calc", "named", "deps"} {
+		b.Run(k, func(b *testing.B) {
+			text := []byte(denseText(k, 300_000))
+			c0 := cpuSeconds()
+			for b.Loop() {
+				if _, err := Read(bytes.NewReader(text), k, ReadOptions{Labels: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportPer(b, c0, float64(len(text)), "byte")
+			reportEstimate(b, c0, EstimateRead(int64(len(text)), true).Seconds)
+		})
 	}
 }

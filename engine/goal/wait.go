@@ -130,7 +130,7 @@ func (e *exec) wait(it item, kind uint8, c, nc int) {
 			g := e.groups.at(gi)
 			g.run, g.head, g.heap = g.run[:0], 0, g.heap[:0]
 			if e.rec {
-				e.gcause = append(e.gcause, groupCause{})
+				e.gcause = append(room(e.gcause, 1), groupCause{})
 			}
 		}
 		e.setGroup(kind, c, nc, gi+1)
@@ -174,7 +174,7 @@ func (e *exec) token(it item) {
 	e.handle(item{time: it.time, ts: p.ts, op: p.op, host: p.host})
 	if g.len() == 0 {
 		e.setGroup(g.kind, int(g.c), int(g.nc), 0)
-		e.freeGroups = append(e.freeGroups, gi)
+		e.freeGroups = append(room(e.freeGroups, 1), gi)
 		return
 	}
 	g.seq++
@@ -260,7 +260,7 @@ func (g *waitGroup) push(p parked) {
 		if n == g.head {
 			g.run, g.head = g.run[:0], 0
 		}
-		g.run = append(g.run, p)
+		g.run = append(room(g.run, 1), p)
 		return
 	}
 	g.heapPush(p)
@@ -278,7 +278,7 @@ func (g *waitGroup) pop() parked {
 
 // heapPush adds p to the heap (least stamp first).
 func (g *waitGroup) heapPush(p parked) {
-	h := append(g.heap, p)
+	h := append(room(g.heap, 1), p)
 	i := len(h) - 1
 	for i > 0 {
 		up := (i - 1) / 2
