@@ -22,8 +22,10 @@ type Limits struct {
 	// Memory is the most what the reader builds may hold, in bytes, its
 	// arrays' next growth included.
 	Memory float64
-	// By names whose limits they are, for messages: "the command".
-	By string
+	// By names whose limits they are, for messages: "the command"; Seconds
+	// is the time Bytes stands for (LimitsFor: the budget's).
+	By      string
+	Seconds float64
 }
 
 // LimitsFor is what a budget lets a reader take: as much text as the
@@ -31,7 +33,7 @@ type Limits struct {
 // times the budget's slowdown), and its memory. A budget without limits
 // gives none.
 func LimitsFor(b cost.Budget) Limits {
-	l := Limits{By: b.Name}
+	l := Limits{By: b.Name, Seconds: b.Seconds}
 	if b.Seconds > 0 && !math.IsInf(b.Seconds, 1) {
 		slow := b.Slowdown
 		if slow <= 0 {
@@ -47,12 +49,13 @@ func LimitsFor(b cost.Budget) Limits {
 
 // LimitError is an input refused at a reader's limit.
 type LimitError struct {
-	Input string // the input's name
-	What  string // "text" or "memory"
-	Limit float64
-	Line  int    // the line reached
-	By    string // whose limit
-	Why   string // what it holds at the limit, for memory
+	Input   string // the input's name
+	What    string // "text" or "memory"
+	Limit   float64
+	Line    int     // the line reached
+	By      string  // whose limit
+	Seconds float64 // the time a text limit stands for
+	Why     string  // what it holds at the limit, for memory
 }
 
 func (e *LimitError) Error() string {
@@ -61,8 +64,12 @@ func (e *LimitError) Error() string {
 		by = " of " + e.By
 	}
 	if e.What == "text" {
-		return fmt.Sprintf("%s: more than %s of text (line %d): over the limit%s for what is read from a stream (%s at the slowest rate of reading); a shorter input fits",
-			e.Input, cost.Bytes(e.Limit), e.Line, by, cost.Duration(e.Limit*nsTextMax*1e-9))
+		why := ""
+		if e.Seconds > 0 {
+			why = fmt.Sprintf(": %s of reading at the slowest rate", cost.Duration(e.Seconds))
+		}
+		return fmt.Sprintf("%s: more than %s of text (line %d), the limit%s%s; a shorter input fits",
+			e.Input, cost.Bytes(e.Limit), e.Line, by, why)
 	}
 	return fmt.Sprintf("%s: by line %d, what it holds (%s) would pass %s, the memory limit%s; a smaller input fits",
 		e.Input, e.Line, e.Why, cost.Bytes(e.Limit), by)

@@ -49,7 +49,7 @@ func TestReadLimits(t *testing.T) {
 		says []string
 	}{
 		{"text", Limits{Bytes: 4 << 20, By: "the command"}, "calc 1\n", "text",
-			[]string{"pipe.goal: more than 4.19 MB of text (line 599186): over the limit of the command"}},
+			[]string{"pipe.goal: more than 4.19 MB of text (line 599186), the limit of the command; a shorter input fits"}},
 		{"memory", Limits{Memory: 8 << 20, By: "the page"}, "calc 1\n", "memory",
 			[]string{"pipe.goal: by line ", "the memory limit of the page", "operations and 0 dependencies in"}},
 		{"memory, labels", Limits{Memory: 8 << 20}, "", "memory", nil},
@@ -103,6 +103,9 @@ func TestReadLimits(t *testing.T) {
 		}
 		t.Logf("%s: %v (allocated %s in all)", c.name, err, cost.Bytes(got))
 	}
+	// a budget's limits say what they stand for
+	_, err := Read(io.MultiReader(strings.NewReader(head), &endless{line: "calc 1\n"}), "stdin", ReadOptions{Limits: LimitsFor(cost.Page)})
+	saysAll(t, "the page's limits", err, []string{"stdin: more than 10 MB of text (line ", "the limit of the page: 2 s of reading at the slowest rate; a shorter input fits"})
 	// within the limits, the same schedule
 	text := head + "a: calc 1\nb: calc 2\nb requires a\n}\n"
 	s, err := Read(strings.NewReader(text), "ok.goal", ReadOptions{Limits: Limits{Bytes: int64(len(text)), Memory: 1 << 30}})

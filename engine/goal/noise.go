@@ -155,7 +155,7 @@ func ReadNoiseTraceWithin(r io.Reader, name string, lim Limits) (*NoiseTrace, er
 		t.Duration = append(t.Duration, v[1])
 	}
 	if err := sc.Err(); errors.Is(err, errTextLimit) {
-		return nil, &LimitError{Input: name, What: "text", Limit: float64(lim.Bytes), Line: line + 1, By: lim.By}
+		return nil, &LimitError{Input: name, What: "text", Limit: float64(lim.Bytes), Line: line + 1, By: lim.By, Seconds: lim.Seconds}
 	} else if errors.Is(err, bufio.ErrTooLong) {
 		return nil, fmt.Errorf("%s:%d: line longer than %d bytes", name, line+1, bufio.MaxScanTokenSize)
 	} else if err != nil {
