@@ -3,6 +3,10 @@ package goal
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"commlab/internal/goalshape"
@@ -96,5 +100,40 @@ func BenchmarkReadDense(b *testing.B) {
 			reportPer(b, c0, float64(len(text)), "byte")
 			reportEstimate(b, c0, EstimateRead(int64(len(text)), true).Seconds)
 		})
+	}
+}
+
+// TestWriteShapes writes goalshape's shapes as GOAL files, for timing
+// `gen-report eval goal` on them: with COMMLAB_GOAL_SHAPES=DIR,
+// DIR/SHAPE-N.goal for N = 10,000, 30,000 and 100,000 (and whatever sizes
+// COMMLAB_GOAL_SHAPE_SIZES lists, comma-separated). It skips otherwise.
+//
+//	COMMLAB_GOAL_SHAPES=/tmp/shapes go test -run WriteShapes ./engine/goal/
+func TestWriteShapes(t *testing.T) {
+	dir := os.Getenv("COMMLAB_GOAL_SHAPES")
+	if dir == "" {
+		t.Skip("set COMMLAB_GOAL_SHAPES=DIR to write the adversarial shapes there")
+	}
+	sizes := []int{10_000, 30_000, 100_000}
+	if s := os.Getenv("COMMLAB_GOAL_SHAPE_SIZES"); s != "" {
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil || n < 2 {
+				t.Fatalf("COMMLAB_GOAL_SHAPE_SIZES: %q: want sizes of at least 2", f)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	for _, sh := range goalshape.Shapes {
+		for _, n := range sizes {
+			var buf bytes.Buffer
+			if err := sh.Write(&buf, n); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d.goal", sh.Name, n)), buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
