@@ -118,7 +118,9 @@ func EstimateSchedule(s *Schedule, record bool) cost.Cost {
 	// most) and every message, at once in the queue or parked, and a group
 	// each at most
 	items := min(float64(st.chains), n-float64(s.rootRecvs)) + m
-	groups := min(3*W, items)
+	// groups: a CPU's calcs, and a CPU's sends or messages on each NIC
+	w := float64(max(s.CPUs(), s.NICs()))
+	groups := min(P*(w+2*w*w), items)
 	b := runFixed + pendRerunFactor*(n+bigBytes*2*float64(s.bigPend)) + 40*W + 12*W + 8*float64(s.recvStart[s.numRanks]) +
 		(queueItem+growCopy)*(items+groups) + bucketChunk*min(65, items+groups) + parkedItem*items + groupBytes*(groups+chunkLen) +
 		8*P + 12*2*1.5*m + indexedRecv*float64(st.indexRecvs) + indexedMsg*float64(st.indexMsgs) + statsRankBytes*P +

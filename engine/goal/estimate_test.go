@@ -163,3 +163,22 @@ func TestEstimateRead(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateAllCases: EstimateSchedule holds what every pinned run,
+// matchSchedule's and the small shapes' hold, recorded or not (several
+// CPUs and NICs, wildcards, rendezvous, stuck runs among them).
+func TestEstimateAllCases(t *testing.T) {
+	for _, c := range diffCases(t) {
+		for _, rec := range []bool{false, true} {
+			est := EstimateSchedule(c.s, rec)
+			got := held(func() any {
+				x := &Executor{}
+				r, _ := x.Run(c.s, c.p, Noise{}, Options{Record: rec})
+				return []any{x, r}
+			})
+			if est.Bytes < got {
+				t.Errorf("%s record=%v: estimate %s, held %s", c.name, rec, cost.Bytes(est.Bytes), cost.Bytes(got))
+			}
+		}
+	}
+}
