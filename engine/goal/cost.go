@@ -121,7 +121,7 @@ func EstimateSchedule(s *Schedule, record bool) cost.Cost {
 	// groups: a CPU's calcs, and a CPU's sends or messages on each NIC
 	w := float64(max(s.CPUs(), s.NICs()))
 	groups := min(P*(w+2*w*w), items)
-	b := runFixed + pendRerunFactor*(n+bigBytes*2*float64(s.bigPend)) + 40*W + 12*W + 8*float64(s.recvStart[s.numRanks]) +
+	b := runFixed + pendRerunFactor*(n+bigBytes*2*float64(s.bigPend)) + 40*W + 51*W + 8*float64(s.recvStart[s.numRanks]) +
 		(queueItem+growCopy)*(items+groups) + bucketChunk*min(65, items+groups) + parkedItem*items + groupBytes*(groups+chunkLen) +
 		8*P + 12*2*1.5*m + indexedRecv*float64(st.indexRecvs) + indexedMsg*float64(st.indexMsgs) + statsRankBytes*P +
 		freedItem*float64(st.maxDeps+2)
@@ -157,7 +157,7 @@ func EstimateRun(ops int, record bool) cost.Cost {
 	items, groups := 2*n, 2*n
 	c := cost.Cost{
 		Events: 2 * n,
-		Bytes: runFixed + pendRerunFactor*(n+bigBytes*2*n/pendBig) + 52*2*n + 8*n + (queueItem+growCopy)*(items+groups) + bucketChunk*65 +
+		Bytes: runFixed + pendRerunFactor*(n+bigBytes*2*n/pendBig) + 91*2*n + 8*n + (queueItem+growCopy)*(items+groups) + bucketChunk*65 +
 			parkedItem*items + groupBytes*(groups+chunkLen) + 8*n + 12*2*1.5*n + indexedRecv*n + indexedMsg*n + statsRankBytes*n + freedItem*n,
 		Seconds: (nsItem*2*n + nsDep*n) * 1e-9,
 		Key:     "file",

@@ -182,3 +182,27 @@ func TestEstimateAllCases(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleBytes holds Schedule.Bytes to what a schedule read keeps
+// live: at least it, at most twice (a label's string may share its
+// allocation).
+func TestScheduleBytes(t *testing.T) {
+	for _, c := range estimateCases(t)[:6] {
+		var bytesOf float64
+		got := held(func() any {
+			var b bytes.Buffer
+			if err := Write(&b, c.s); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Read(&b, c.name, ReadOptions{Labels: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bytesOf = s.Bytes()
+			return s
+		})
+		if bytesOf < got || bytesOf > 2*got {
+			t.Errorf("%s: Bytes %s, held %s", c.name, cost.Bytes(bytesOf), cost.Bytes(got))
+		}
+	}
+}

@@ -55,10 +55,11 @@ type Result struct {
 	// Ops and Messages count the operations run and the messages sent;
 	// Events counts queue insertions as LogGOPSim's "Events" does
 	// (operations and messages, not re-insertions); Pops counts every
-	// item taken from the queue: operations, messages, and the tokens of
-	// the items waiting for a busy CPU or NIC (wait.go: LogGOPSim takes
-	// each waiting item again each time its clock moves on, which this
-	// executor does not need to).
+	// item taken from the queue: operations, messages, an item waiting
+	// alone for a busy CPU or NIC each time it is put back, as LogGOPSim
+	// does, and the tokens of the items waiting together (wait.go:
+	// LogGOPSim takes each of those again each time their clock moves on,
+	// which this executor does not need to).
 	Ops      int64 `json:"ops"`
 	Messages int64 `json:"messages"`
 	Events   int64 `json:"events"`
@@ -259,6 +260,8 @@ type exec struct {
 	groups     chunked[waitGroup]
 	gcause     []groupCause // recorded runs, per group
 	waitAt     []uint32     // per kind and slot: group + 1, or 0
+	soloN      []uint8      // per kind and slot: items put back, at most soloMax
+	soloTS     []uint32     // per kind and slot, soloMax each: their stamps
 	groupOf    map[uint64]uint32
 	freeGroups []uint32
 	nz         *cpuNoise
@@ -334,17 +337,18 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 	*e = exec{s: s, o: uint64(p.Overhead), O: uint64(p.OverheadPerByte), g: uint64(p.Gap),
 		G: uint64(p.GapPerByte), L: uint64(p.L), S: uint64(p.S), ncpu: s.CPUs(), nnic: s.NICs(), nz: nz, rec: rec,
 		hs: e.hs, pend: e.pend, pend0: e.pend0, big0: e.big0, pendOf: e.pendOf, rq: e.rq, rqKey: e.rqKey, upool: e.upool[:0],
-		freed: e.freed[:0], batch: e.batch[:0], q: e.q, groups: chunked[waitGroup]{c: e.groups.c}, gcause: e.gcause[:0], waitAt: e.waitAt, groupOf: e.groupOf, freeGroups: e.freeGroups[:0],
+		freed: e.freed[:0], batch: e.batch[:0], q: e.q, groups: chunked[waitGroup]{c: e.groups.c}, gcause: e.gcause[:0], waitAt: e.waitAt, soloN: e.soloN, soloTS: e.soloTS, groupOf: e.groupOf, freeGroups: e.freeGroups[:0],
 		ulink: e.ulink[:0]}
 	clear(e.groupOf)
 	P := s.numRanks
 	e.w = max(e.ncpu, e.nnic)
 	e.hs = reuse(e.hs, P*e.w)
 	if cap(e.waitAt) >= 3*len(e.hs) {
-		e.waitAt = e.waitAt[:3*len(e.hs)]
+		e.waitAt, e.soloN, e.soloTS = e.waitAt[:3*len(e.hs)], e.soloN[:3*len(e.hs)], e.soloTS[:soloMax*3*len(e.hs)]
 		clear(e.waitAt)
+		clear(e.soloN)
 	} else {
-		e.waitAt = nil
+		e.waitAt, e.soloN, e.soloTS = nil, nil, nil
 	}
 	for i := range e.hs {
 		e.hs[i].uqHead, e.hs[i].uqTail = nilNode, nilNode

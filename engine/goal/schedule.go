@@ -120,6 +120,22 @@ func (s *Schedule) NumOps() int { return len(s.ops) - 1 }
 // NumDeps is the number of requires and irequires edges.
 func (s *Schedule) NumDeps() int { return len(s.succ) }
 
+// Bytes is the memory the schedule holds: its arrays (at their
+// capacity), labels, and the file-order index once built. A command's
+// budget holds it beside EstimateSchedule's run.
+func (s *Schedule) Bytes() float64 {
+	const fixed = 64 << 10 // the Schedule, its index and stats holders, rounding
+	n := fixed + 16*cap(s.ops) + 4*cap(s.succ) + 2*cap(s.cpuNIC) + 4*(cap(s.pos)+cap(s.rankStart)+cap(s.recvStart)) + bigBytes*len(s.big)
+	for _, l := range s.labels {
+		// its header, and its text: a block of 16 bytes at least
+		n += 16 + max(16, (len(l)+7)&^7)
+	}
+	if s.inv != nil && s.inv.inv != nil {
+		n += 4 * cap(s.inv.inv)
+	}
+	return float64(n)
+}
+
 // NumSends is the number of sends, which is the number of messages.
 func (s *Schedule) NumSends() int { return s.sends }
 
