@@ -107,7 +107,7 @@ func (p *parser) run() (*Schedule, error) {
 	p.rank = -1
 	for p.err == nil {
 		line, err := p.in.ReadSlice('\n')
-		if errors.Is(err, errTextLimit) {
+		if err != nil && errors.Is(err, errTextLimit) {
 			return nil, &LimitError{Input: p.name, What: "text", Limit: float64(p.opt.Limits.Bytes), Line: p.line + 1, By: p.opt.Limits.By, Seconds: p.opt.Limits.Seconds}
 		}
 		if p.line&memCheckLines == 0 && p.opt.Limits.Memory > 0 && p.b != nil {
