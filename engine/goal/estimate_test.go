@@ -18,30 +18,33 @@ import (
 // only at least is checked there.
 const memFactor = 12
 
-// estimateCases are the adversarial shapes at two sizes and butterflies.
-func estimateCases(t testing.TB) []pinnedCase {
+// estimateCases are the adversarial shapes at each of sizes, and, with
+// more than one size, butterflies and random pairs.
+func estimateCases(t testing.TB, sizes ...int) []pinnedCase {
 	var cs []pinnedCase
 	for _, sh := range goalshape.Shapes {
 		if sh.Cycle {
 			continue
 		}
-		for _, n := range []int{2_000, 20_000} {
+		for _, n := range sizes {
 			cs = append(cs, pinnedCase{fmt.Sprintf("%s-%d", sh.Name, n), shapeSchedule(t, sh.Name, n), Default()})
 		}
 	}
-	for _, P := range []int{256, 4096} {
-		cs = append(cs, pinnedCase{fmt.Sprintf("butterfly-%d", P), butterfly(t, P, 0), Default()},
-			pinnedCase{fmt.Sprintf("butterfly-%d T=4", P), butterfly(t, P, 4), Default()})
+	if len(sizes) == 1 {
+		return cs
 	}
+	cs = append(cs, pinnedCase{"butterfly-256", butterfly(t, 256, 0), Default()},
+		pinnedCase{"butterfly-256 T=4", butterfly(t, 256, 4), Default()},
+		pinnedCase{"butterfly-4096", butterfly(t, 4096, 0), Default()})
 	var buf bytes.Buffer
-	if err := randomPairsText(&buf, 4096, 12); err != nil {
+	if err := randomPairsText(&buf, 2048, 11); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Read(&buf, "random", ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append(cs, pinnedCase{"random-pairs-4096", s, Default()})
+	return append(cs, pinnedCase{"random-pairs-2048", s, Default()})
 }
 
 // TestEstimateShapes holds EstimateSchedule's memory to what a run of
@@ -50,7 +53,7 @@ func estimateCases(t testing.TB) []pinnedCase {
 // smallest); and EstimateRun (from the operation count alone) above
 // EstimateSchedule.
 func TestEstimateShapes(t *testing.T) {
-	for _, c := range estimateCases(t) {
+	for _, c := range estimateCases(t, 2_000, 10_000) {
 		for _, rec := range []bool{false, true} {
 			est := EstimateSchedule(c.s, rec)
 			got := held(func() any {
@@ -118,7 +121,7 @@ func TestEstimateRead(t *testing.T) {
 	}
 	for _, sh := range goalshape.Shapes {
 		var buf bytes.Buffer
-		if err := sh.Write(&buf, 20_000); err != nil {
+		if err := sh.Write(&buf, 5_000); err != nil {
 			t.Fatal(err)
 		}
 		texts = append(texts, struct {
@@ -127,22 +130,22 @@ func TestEstimateRead(t *testing.T) {
 		}{sh.Name, buf.Bytes()})
 	}
 	var buf bytes.Buffer
-	if err := butterflyText(&buf, 4096, 0); err != nil {
+	if err := butterflyText(&buf, 1024, 0); err != nil {
 		t.Fatal(err)
 	}
 	texts = append(texts, struct {
 		name string
 		text []byte
-	}{"butterfly-4096", buf.Bytes()})
+	}{"butterfly-1024", buf.Bytes()})
 	for _, k := range []string{"calc", "named", "deps"} {
 		texts = append(texts, struct {
 			name string
 			text []byte
-		}{"dense-" + k, []byte(denseText(k, 200_000))})
+		}{"dense-" + k, []byte(denseText(k, 50_000))})
 	}
 	for _, c := range texts {
 		for _, labels := range []bool{false, true} {
-			for _, hint := range []bool{false, true} {
+			for _, hint := range []bool{!labels} { // the text's size given without labels, not given with
 				est := EstimateRead(int64(len(c.text)), labels)
 				opt := ReadOptions{Labels: labels}
 				if hint {
@@ -165,11 +168,11 @@ func TestEstimateRead(t *testing.T) {
 }
 
 // TestEstimateAllCases: EstimateSchedule holds what every pinned run,
-// matchSchedule's and the small shapes' hold, recorded or not (several
+// matchSchedule's and the small shapes' hold, recorded (several
 // CPUs and NICs, wildcards, rendezvous, stuck runs among them).
 func TestEstimateAllCases(t *testing.T) {
 	for _, c := range diffCases(t) {
-		for _, rec := range []bool{false, true} {
+		for _, rec := range []bool{true} { // recorded: the larger
 			est := EstimateSchedule(c.s, rec)
 			got := held(func() any {
 				x := &Executor{}
@@ -187,7 +190,7 @@ func TestEstimateAllCases(t *testing.T) {
 // live: at least it, at most twice (a label's string may share its
 // allocation).
 func TestScheduleBytes(t *testing.T) {
-	for _, c := range estimateCases(t)[:6] {
+	for _, c := range estimateCases(t, 2_000)[:6] {
 		var bytesOf float64
 		got := held(func() any {
 			var b bytes.Buffer
