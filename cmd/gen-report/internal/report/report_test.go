@@ -281,7 +281,7 @@ func TestChartOptions(t *testing.T) {
 	heat := pages[0].Sections[0].Items[0].(*HeatMap)
 	line := pages[0].Sections[0].Items[1].(*LineChart)
 
-	spec, err := heatMapSpec(heat)
+	spec, err := heatMapSpec(heat, DefaultSiteBase)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestChartOptions(t *testing.T) {
 		}
 	}
 
-	spec, err = lineChartSpec(line)
+	spec, err = lineChartSpec(line, DefaultSiteBase)
 	if err != nil {
 		t.Fatal(err)
 	}
