@@ -67,19 +67,19 @@ func (p patch) Visit(o map[string]any) {
 // visualMap is echarts' continuous visualMap. go-echarts' opts.VisualMap has float32 bounds
 // with omitempty, which would round them and drop a bound of 0.
 type visualMap struct {
-	Type       string `json:"type"`
-	Min        number `json:"min"`
-	Max        number `json:"max"`
-	Dimension  int    `json:"dimension"`
+	Type      string `json:"type"`
+	Min       number `json:"min"`
+	Max       number `json:"max"`
+	Dimension int    `json:"dimension"`
 	// SeriesIndex limits the colouring to the heat map itself when other
 	// series (the hatching) share the chart.
-	SeriesIndex []int `json:"seriesIndex,omitempty"`
-	Calculable bool   `json:"calculable"`
-	Orient     string `json:"orient"`
-	Right      int    `json:"right"`
-	Top        string `json:"top"`
-	ItemHeight int    `json:"itemHeight"`
-	InRange    struct {
+	SeriesIndex []int  `json:"seriesIndex,omitempty"`
+	Calculable  bool   `json:"calculable"`
+	Orient      string `json:"orient"`
+	Right       int    `json:"right"`
+	Top         string `json:"top"`
+	ItemHeight  int    `json:"itemHeight"`
+	InRange     struct {
 		Color []string `json:"color"`
 	} `json:"inRange"`
 }

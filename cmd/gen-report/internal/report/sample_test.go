@@ -185,7 +185,7 @@ func demo() (Index, []Page) {
 			}},
 			{Title: "Summary", Items: []any{
 				&Table{ID: "demo-table", Title: "Table 2  Paper vs simulation", Header: []string{"P", "paper (µs)", "simulated (µs)"},
-					Rows: [][]string{{"1024", "12.5", "12.9"}, {"4096", "20.1", "19.4"}},
+					Rows:     [][]string{{"1024", "12.5", "12.9"}, {"4096", "20.1", "19.4"}},
 					RowLinks: []*Link{{Path: "scene.html?scene=butterfly&P=1024", Title: "the butterfly scene at P = 1024"}, nil}},
 				Findings{Title: "Findings", Items: []Finding{
 					{Claim: "Redundant exchanges hide jitter.", Verdict: Reproduced, Paper: "below 2", Ours: "1.7 [1.6, 1.8]", Tolerance: `[0, 2]: "below 2"`,

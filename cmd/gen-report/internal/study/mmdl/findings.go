@@ -36,7 +36,7 @@ const (
 )
 
 // mmdlFindings checks the paper's claims and the model's promises
-// against the study's numbers.
+// against the study's numbers: the same on every run.
 func mmdlFindings(r *mmdlResults) []report.Finding {
 	return []report.Finding{
 		findingTable5(r),
@@ -48,6 +48,14 @@ func mmdlFindings(r *mmdlResults) []report.Finding {
 		findingOptimalR(r),
 		findingOverlap(r),
 		findingBounds(r),
+	}
+}
+
+// liveFindings are the findings the calibration loop, run live on the
+// machine that writes the report, decides: they differ from run to run
+// and are shown in the live section only (calibSection).
+func liveFindings(r *mmdlResults) []report.Finding {
+	return []report.Finding{
 		findingCalibration(r),
 		findingRecalibratedFaster(r),
 		findingBytes(r),
