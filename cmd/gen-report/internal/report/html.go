@@ -27,6 +27,7 @@ type pageView struct {
 	Status      template.HTML // StatusSlot; html/template drops comments written in the template
 	Edition     string
 	Note        []string
+	DocTitle    string // the <title>, when it says more than the heading
 	Title       string
 	Subtitle    string
 	Intro       []string
@@ -276,7 +277,7 @@ func buildPage(idx Index, p Page) ([]file, error) {
 	base := siteBase(idx)
 	v := pageView{Edition: idx.Edition, Note: paragraphs(idx.Note), Title: p.Title, Subtitle: p.Subtitle, Intro: paragraphs(p.Intro)}
 	v.IntroFolded = utf8.RuneCountInString(p.Intro) > introFoldRunes
-	live := pageView{Edition: idx.Edition, Note: paragraphs(idx.Note), Title: "Measured live: " + p.Title,
+	live := pageView{Edition: idx.Edition, Note: paragraphs(idx.Note), Title: "Measured live", DocTitle: "Measured live: " + p.Title,
 		IsLive: true, Parent: &parentView{Link: p.File, Title: p.Title}}
 	liveFile := livePage(p)
 
@@ -290,7 +291,7 @@ func buildPage(idx Index, p Page) ([]file, error) {
 				if sec.Live {
 					href = liveFile + href
 				}
-				figures[id] = figureLink{Href: href, Label: figureLabel(title, id), Title: title}
+				figures[id] = figureLink{Href: href, Label: figureLabel(title), Title: title}
 			}
 		}
 	}
@@ -421,15 +422,27 @@ func pageVerdicts(p Page) []Verdict {
 
 // figureLabel is a short name for a chart or table in a finding's list of
 // support: "Fig. 5" of "Fig. 5  Influence of jitter", the title up to its
-// colon when that is short, else the ID.
-func figureLabel(title, id string) string {
+// colon when that is short, else its first words (the link's title
+// attribute gives the whole title).
+func figureLabel(title string) string {
 	if m := figureNumber.FindString(title); m != "" {
 		return m
 	}
 	if head, _, ok := strings.Cut(title, ":"); ok && utf8.RuneCountInString(head) <= 24 {
 		return strings.TrimSpace(head)
 	}
-	return id
+	words := strings.Fields(title)
+	label := ""
+	for i, w := range words {
+		if i > 0 && utf8.RuneCountInString(label) >= 16 {
+			return strings.TrimRight(label, ",;") + "…"
+		}
+		if i > 0 {
+			label += " "
+		}
+		label += w
+	}
+	return label
 }
 
 var figureNumber = regexp.MustCompile(`^(Fig\.|Figure|Table)\s*[0-9]+[a-z]?\b`)

@@ -65,7 +65,7 @@ func TestSummaryFirst(t *testing.T) {
 			t.Errorf("demo.html links to #%s, which it does not have", m[1])
 		}
 	}
-	if !strings.Contains(summary, `<a href="#demo-heat" title="Fig. 5  Influence of jitter">Fig. 5</a>, <a href="#demo-table" title="Table 2  Paper vs simulation">Table 2</a>`) {
+	if !strings.Contains(summary, `<a class="fig-link" href="#demo-heat" title="Fig. 5  Influence of jitter">Fig. 5</a>, <a class="fig-link" href="#demo-table" title="Table 2  Paper vs simulation">Table 2</a>`) {
 		t.Errorf("the first row does not link to its figures:\n%s", summary)
 	}
 
@@ -122,10 +122,10 @@ func TestLiveSectionApart(t *testing.T) {
 	if strings.Contains(page, "live-demo-bar") || strings.Contains(page, "Calibrating") {
 		t.Error("demo.html shows the Live section's chart or findings")
 	}
-	if !strings.Contains(page, `<p class="live-mark">`+LiveMarker+` <a href="demo-live.html">`) {
+	if !strings.Contains(page, `<p class="live-mark"><strong>`+LiveMarker+`</strong> <a href="demo-live.html">`) {
 		t.Error("demo.html's Live section does not link to its page under the marker")
 	}
-	for _, want := range []string{`<p class="live-mark">` + LiveMarker, `id="live-demo-bar"`, `<li class="finding" id="finding-1">`, "1 finding measured live: not counted",
+	for _, want := range []string{`<p class="live-mark"><strong>` + LiveMarker + `</strong></p>`, `id="live-demo-bar"`, `<li class="finding" id="finding-1">`, "1 finding measured live: not counted",
 		`<a href="demo.html#demo-line"`, `<a href="#live-demo-bar"`} {
 		if !strings.Contains(livePage, want) {
 			t.Errorf("demo-live.html lacks %s", want)
@@ -134,6 +134,23 @@ func TestLiveSectionApart(t *testing.T) {
 }
 
 func fmtFloat(v float64) string { return csvNumber(v) }
+
+// TestFigureLabel checks the short names the summary gives a finding's
+// charts and tables.
+func TestFigureLabel(t *testing.T) {
+	for title, want := range map[string]string{
+		"Fig. 5  Influence of jitter":           "Fig. 5",
+		"Table 4: the paper's times":            "Table 4",
+		"Figure 12b shows":                      "Figure 12b",
+		"Like Fig. 5: the first-guess schedule": "Like Fig. 5",
+		"Predicted and measured on this machine, before and after calibration": "Predicted and measured…",
+		"Short": "Short",
+	} {
+		if got := figureLabel(title); got != want {
+			t.Errorf("figureLabel(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
 
 // TestIndexEntries checks the index's thumbnails and verdict counts: one
 // SVG per page, of the page's Thumbnail (else its first chart), drawn from
