@@ -140,7 +140,12 @@ func TestReportIndex(t *testing.T) {
 			shapes: svg ? svg.querySelectorAll('rect, polyline, circle').length : 0,
 			width: r.width, height: r.height, counts: counts ? counts.textContent : ''};
 	})`)
-	s.snap("reports-index.png")
+	for _, w := range []int64{1280, 390} {
+		if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(w, 844)); err != nil {
+			t.Fatal(err)
+		}
+		s.snap(fmt.Sprintf("reports-index-%d.png", w))
+	}
 	listed := map[string]bool{}
 	for _, e := range entries {
 		listed[e.Link] = true

@@ -330,19 +330,32 @@
     });
   }
 
-  // legendRows is how many rows the legend's items take at width w, packed
-  // the way echarts' plain legend packs them.
-  function legendRows(names, w) {
-    var rows = 1, x = 0;
+  // legendHeight is the height the legend's items take at width w, packed
+  // the way echarts' plain legend packs them: a name wider than textMax
+  // breaks into lines of its own (legendData gives it that width).
+  function legendHeight(names, w, textMax) {
+    var height = 0, rowH = 0, x = 0;
     for (var i = 0; i < names.length; i++) {
-      var item = 25 + 5 + textWidth(names[i]) + 10; // icon, gap, text, item gap
+      var tw = textWidth(names[i]);
+      var item = 25 + 5 + Math.min(tw, textMax) + 10; // icon, gap, text, item gap
+      var h = Math.max(24, Math.ceil(tw / textMax) * 18 + 6);
       if (x > 0 && x + item > w) {
-        rows++;
+        height += rowH;
+        rowH = 0;
         x = 0;
       }
       x += item;
+      rowH = Math.max(rowH, h);
     }
-    return rows;
+    return height + rowH;
+  }
+
+  // legendData is the legend's entries: a name wider than textMax breaks
+  // into lines at that width instead of running off the chart's edges.
+  function legendData(names, textMax) {
+    return names.map(function (n) {
+      return textWidth(n) > textMax ? {name: n, textStyle: {width: textMax, overflow: 'break', lineHeight: 18}} : n;
+    });
   }
 
   // layout sizes a chart's margins for its container width w: a legend that
@@ -357,12 +370,21 @@
     var top = 12;
     if (o.legend && first(o.legend).show !== false) {
       var lg = first(o.legend);
-      var names = lg.data || (o.series || []).map(function (s) { return s.name; }).filter(function (n) { return n; });
+      // One entry per name: a line's error bars share its name.
+      var names = [];
+      (lg.data || o.series || []).forEach(function (d) {
+        var n = typeof d === 'object' && d !== null ? d.name : d;
+        if (n && names.indexOf(n) < 0) {
+          names.push(n);
+        }
+      });
+      var textMax = Math.max(60, w - 16 - 40);
       lg.type = 'plain';
       lg.top = 0;
       lg.left = 'center';
       lg.width = w - 16;
-      top += legendRows(names, w - 16) * 24 + 4;
+      lg.data = legendData(names, textMax);
+      top += legendHeight(names, w - 16, textMax) + 4;
     }
     var yLabelW = y && y.type === 'category' ? maxWidth(y.data || []) : textWidth('−0.000×10⁻⁰');
     var left = (grid.left || 0) + yLabelW + 8;
