@@ -141,9 +141,9 @@ func encodeCSV(rows [][]string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// heatMapData returns the CSV, in long format (one row per cell, Y outer and X inner as in
-// Z[y][x]), and the JSON of h.
-func heatMapData(h *HeatMap) (csvData, jsonData []byte, err error) {
+// heatMapColumns is the CSV header of h: Y (and its values), X (and its
+// values), Z (and its interval).
+func heatMapColumns(h *HeatMap) []string {
 	header := []string{h.Y.Name}
 	if h.Y.Values != nil {
 		header = append(header, valueColumn(h.Y))
@@ -156,6 +156,29 @@ func heatMapData(h *HeatMap) (csvData, jsonData []byte, err error) {
 	if h.Lo != nil {
 		header = append(header, loColumn(h.ZName), hiColumn(h.ZName))
 	}
+	return header
+}
+
+// lineChartColumns is the CSV header of l: X (and its values), then each
+// series (and its interval).
+func lineChartColumns(l *LineChart) []string {
+	header := []string{l.X.Name}
+	if l.X.Values != nil {
+		header = append(header, valueColumn(l.X))
+	}
+	for _, s := range l.Series {
+		header = append(header, s.Name)
+		if s.Lo != nil {
+			header = append(header, loColumn(s.Name), hiColumn(s.Name))
+		}
+	}
+	return header
+}
+
+// heatMapData returns the CSV, in long format (one row per cell, Y outer and X inner as in
+// Z[y][x]), and the JSON of h.
+func heatMapData(h *HeatMap) (csvData, jsonData []byte, err error) {
+	header := heatMapColumns(h)
 	rows := [][]string{header}
 	for y, row := range h.Z {
 		for x, z := range row {
@@ -204,16 +227,7 @@ func grid(g [][]float64) [][]number {
 // lineChartData returns the CSV (one row per X label, one column per series) and the JSON
 // of l.
 func lineChartData(l *LineChart) (csvData, jsonData []byte, err error) {
-	header := []string{l.X.Name}
-	if l.X.Values != nil {
-		header = append(header, valueColumn(l.X))
-	}
-	for _, s := range l.Series {
-		header = append(header, s.Name)
-		if s.Lo != nil {
-			header = append(header, loColumn(s.Name), hiColumn(s.Name))
-		}
-	}
+	header := lineChartColumns(l)
 	rows := [][]string{header}
 	for x, label := range l.X.Labels {
 		r := make([]string, 0, len(header))

@@ -290,19 +290,7 @@ func checkHeatMap(h *HeatMap) []string {
 			}
 		}
 	}
-	cols := []string{h.Y.Name}
-	if h.Y.Values != nil {
-		cols = append(cols, valueColumn(h.Y))
-	}
-	cols = append(cols, h.X.Name)
-	if h.X.Values != nil {
-		cols = append(cols, valueColumn(h.X))
-	}
-	cols = append(cols, h.ZName)
-	if h.Lo != nil {
-		cols = append(cols, loColumn(h.ZName), hiColumn(h.ZName))
-	}
-	pr = append(pr, checkColumns(cols)...)
+	pr = append(pr, checkColumns(heatMapColumns(h))...)
 	switch h.Palette {
 	case "", Sequential, Diverging:
 	default:
@@ -361,20 +349,13 @@ func checkLineChart(l *LineChart) []string {
 			}
 		}
 	}
-	// Names are checked above; the interval columns must not repeat them.
-	cols := []string{l.X.Name}
-	if l.X.Values != nil {
-		cols = append(cols, valueColumn(l.X))
-	}
-	var bounds []string
+	// The names are checked above; with intervals, their columns must not
+	// repeat one.
 	for _, s := range l.Series {
-		cols = append(cols, s.Name)
 		if s.Lo != nil {
-			bounds = append(bounds, loColumn(s.Name), hiColumn(s.Name))
+			pr = append(pr, checkColumns(lineChartColumns(l))...)
+			break
 		}
-	}
-	if bounds != nil {
-		pr = append(pr, checkColumns(append(bounds, cols...))...)
 	}
 	return append(pr, checkDigits(l.Digits)...)
 }
