@@ -199,9 +199,17 @@ func TestThumbnails(t *testing.T) {
 		}
 	}
 	nan := math.NaN()
+	// A heat map's first Y label is at the bottom, as on the chart; the
+	// scale's ends take the palette's ends; NaN is left to the background.
+	h := &HeatMap{ID: "h", Title: "H", X: Axis{Name: "x", Labels: []string{"a", "b"}}, Y: Axis{Name: "y", Labels: []string{"low", "high"}},
+		Z: [][]float64{{0, nan}, {nan, 1}}, ZName: "z"}
+	svg := string(thumbnailSVG(item{heat: h}))
+	if !strings.Contains(svg, `<rect x="0" y="50" width="80" height="50" fill="#440154"/><rect x="80" y="0" width="80" height="50" fill="#fde725"/>`) {
+		t.Errorf("heat map thumbnail %s", svg)
+	}
 	l := &LineChart{ID: "l", Title: "L", X: Axis{Name: "x", Labels: []string{"a", "b", "c", "d"}}, YName: "y",
 		Series: []Series{{Name: "s", Values: []float64{0, 10, nan, 5}}, {Name: "t", Values: []float64{nan, nan, nan, nan}}}}
-	svg := string(thumbnailSVG(item{line: l}))
+	svg = string(thumbnailSVG(item{line: l}))
 	// x from 6 to 154 in thirds, y from 94 (0) to 6 (10).
 	if !strings.Contains(svg, `<polyline points="6,94 55.33,6" fill="none" stroke="#0072b2"`) || !strings.Contains(svg, `<circle cx="154" cy="50" r="1.5" fill="#0072b2"/>`) {
 		t.Errorf("line thumbnail %s", svg)
