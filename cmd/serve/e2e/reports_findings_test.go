@@ -300,6 +300,7 @@ func TestReportIntervalsAndLinks(t *testing.T) {
 	}
 	lo, hi := *heat.Lo[cy][cx], *heat.Hi[cy][cx]
 	for _, want := range []string{
+		"processes: 2¹⁴", // the label as the axis draws it
 		fmt.Sprintf("[%s, %s]", sig3(lo), sig3(hi)),
 		"hatched: the interval is wider than ±10 %",
 		"Click: opens the butterfly scene at P = 1024 (the cell's 16384 capped to what the scene draws)",

@@ -142,9 +142,10 @@
 
   function heatmap(spec) {
     var o = spec.option, d = spec.digits;
-    var xs = o.xAxis[0].data, ys = o.yAxis[0].data;
     var wide = typeof spec.wide === 'number' ? spec.wide : 0.1;
     o.tooltip.formatter = function (p) {
+      // The axes' labels as drawn (prepareAxes rewrites them after this).
+      var xs = o.xAxis[0].data, ys = o.yAxis[0].data;
       var v = p.value, x = v[0], y = v[1];
       var s = esc(spec.x) + ': <b>' + esc(xs[x]) + '</b><br>' +
         esc(spec.y) + ': <b>' + esc(ys[y]) + '</b><br>' +
@@ -184,12 +185,12 @@
   // with its interval, and what a click on its point opens; and the error
   // bars' draw function.
   function line(spec) {
-    var o = spec.option, d = spec.digits, xs = o.xAxis[0].data;
+    var o = spec.option, d = spec.digits;
     o.tooltip.formatter = function (ps) {
       if (!ps.length) {
         return '';
       }
-      var x = ps[0].dataIndex, s = esc(xs[x]);
+      var x = ps[0].dataIndex, s = esc(o.xAxis[0].data[x]);
       for (var i = 0; i < ps.length; i++) {
         var p = ps[i], v = p.value;
         if (p.seriesType !== 'line') {
