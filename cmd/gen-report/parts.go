@@ -130,9 +130,13 @@ func writeShard(stdout, stderr io.Writer, cfg study.Config, sh sweep.Shard, dir 
 const maxPartBytes = 256 << 20
 
 func runMerge(stdout, stderr io.Writer, args []string) error {
-	fs := cli.NewFlagSet("merge", stderr, "gen-report merge -out DIR PART.json...")
+	fs := cli.NewFlagSet("merge", stderr, "gen-report merge -out DIR [-site-base URL] PART.json...")
 	out := fs.String("out", filepath.Join("site", "reports"), "directory the reports are written to")
+	base := siteBaseFlag(fs)
 	if err := fs.ParseArgs(args, true); err != nil {
+		return err
+	}
+	if err := checkSiteBase(*base); err != nil {
 		return err
 	}
 	files := fs.Args()
@@ -155,7 +159,7 @@ func runMerge(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return err
 	}
-	err = writeReports(stdout, stderr, cfg, sweeps, results, *out)
+	err = writeReports(stdout, stderr, cfg, sweeps, results, *out, *base)
 	// A result the study refused names the file it came from.
 	var se *studyError
 	var pe *study.PointError
