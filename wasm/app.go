@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -110,6 +111,15 @@ func startApp(reg scene.Registry, query string, launch launcher) (*app, error) {
 		a.errs = append(a.errs, fieldError(err))
 	}
 	a.sc, _ = reg.Lookup(st.Scene)
+	def := scene.Default(a.sc)
+	if maps.Equal(st.Values, def.Values) {
+		// The defaults are what would be built and shown meanwhile if the
+		// URL's build took more than its first slice: building them in
+		// steps as well would build the same run twice, the second beside
+		// the page's start (a bare link built two runs, state().run 2,
+		// the second taking about a second of pauses for the page).
+		launch = buildNow
+	}
 	j := newJob(a.sc, change{next: st, speed: st.Speed, loop: st.Loop})
 	j.initial, j.query, j.keep = true, query, a.errs
 	var run scene.Run
@@ -124,7 +134,6 @@ func startApp(reg scene.Registry, query string, launch launcher) (*app, error) {
 		if a.job == nil {
 			a.errs = append(a.errs, fieldError(err))
 		}
-		def := scene.Default(a.sc)
 		st.Values = def.Values
 		if run, err = a.sc.Build(st.Values, st.Seed); err != nil {
 			return nil, fmt.Errorf("scene %s does not build with its defaults: %w", st.Scene, err)
