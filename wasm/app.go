@@ -13,6 +13,7 @@ import (
 	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
+	"commlab/scene/catalog"
 )
 
 // app is the visualizer's state and everything the page can do to it, in
@@ -652,7 +653,12 @@ func (a *app) Scenes() []any {
 	out := make([]any, len(a.reg))
 	for i, sc := range a.reg {
 		in := sc.Info()
-		out[i] = map[string]any{"name": in.Name, "title": in.Title, "paper": in.Paper, "summary": in.Summary, "time_unit": in.TimeUnit, "seed": float64(in.Seed)}
+		places := []any{} // an empty array, never null, for a scene with none
+		for _, p := range catalog.Places(in.Name) {
+			places = append(places, map[string]any{"page": p.Page, "anchor": p.Anchor, "label": p.Label, "href": p.Href()})
+		}
+		out[i] = map[string]any{"name": in.Name, "title": in.Title, "paper": in.Paper, "summary": in.Summary, "time_unit": in.TimeUnit, "seed": float64(in.Seed),
+			"places": places}
 	}
 	return out
 }

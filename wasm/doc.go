@@ -47,7 +47,10 @@
 // not depend on the pauses: same seed, same numbers.
 //
 //	version()        string, never empty
-//	scenes()         [{name, title, paper, summary, time_unit, seed}]
+//	scenes()         [{name, title, paper, summary, time_unit, seed, places}];
+//	                 places: [{page, anchor, label, href}], the report figures
+//	                 and findings the scene illustrates (scene/catalog.Places),
+//	                 href relative to the reports' directory
 //	fields()         the scene's fields: {key, label, unit, help, type, min, max,
 //	                 open_min, pow2, log, choices, default, want, depends_on};
 //	                 a field that follows others has its default for the
