@@ -18,11 +18,12 @@
 // # window.commlab
 //
 // All calls return at once. "commlab-ready" is sent on window when the
-// API exists, "commlab-state" whenever the state changes (at most ten
-// times a second while only the playhead moves or a run builds), and
-// "commlab-built" when a build that setParams (or the URL) started has
-// ended and its outcome is on the page (event.detail {ok, errors,
-// canceled}).
+// API exists, "commlab-first-frame" once, when the first frame is painted
+// (performance marks commlab:* time the start, see docs/visualizer.md),
+// "commlab-state" whenever the state changes (at most ten times a second
+// while only the playhead moves or a run builds), and "commlab-built" when
+// a build that setParams (or the URL) started has ended and its outcome is
+// on the page (event.detail {ok, errors, canceled}).
 //
 // # Builds in steps
 //
