@@ -51,7 +51,7 @@ report-quick:
 readme:
 	$(GO) run ./cmd/gen-report readme -from $(REPORTS)
 
-## thumbs: the index page's scene thumbnails into site/thumbs (480x270 PNGs of each scene's last frame)
+## thumbs: the index page's scene thumbnails (480x270 PNGs of each scene's last frame) and the scene pages' stills (960x540, their opening view, each theme) into site/thumbs
 thumbs:
 	$(GO) run ./cmd/gen-anim -thumbs $(SITE)/thumbs
 
