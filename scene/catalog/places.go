@@ -40,34 +40,34 @@ var places = map[string][]Place{
 	"butterfly": {
 		{"allreduce.html", "fig12", "Fig. 12: allreduce time against P"},
 		{"allreduce.html", "fig07", "Fig. 7: the optimal number of redundant exchanges"},
-		{"allreduce.html", "section-7", "The allreduce paper's findings, checked"},
+		{"allreduce.html", "summary", "The allreduce paper's findings at a glance"},
 	},
 	"jitter": {
 		{"allreduce.html", "fig12", "Fig. 12: allreduce time against P"},
 		{"allreduce.html", "fig09", "Fig. 9: the influence of jitter"},
 		{"allreduce.html", "fig21", "Fig. 21: allreduce time against P, OS jitter"},
-		{"allreduce.html", "section-7", "The allreduce paper's findings, checked"},
+		{"allreduce.html", "summary", "The allreduce paper's findings at a glance"},
 	},
 	"logp": {
 		{"logp.html", "logp-p2", "E[T] against the planning latency, P = 2"},
 		{"logp.html", "logp-p3", "E[T] against the planning latency, P = 3"},
-		{"logp.html", "section-4", "The LogP slides' findings, checked"},
+		{"logp.html", "summary", "The LogP slides' findings at a glance"},
 	},
 	"tcc": {
 		{"nbc.html", "nbc-fig1", "Fig. 1: time of each case, 2 nodes"},
 		{"nbc.html", "nbc-fig2", "Fig. 2: time of each case, 32 nodes"},
-		{"nbc.html", "section-9", "The TCC paper's findings, checked"},
+		{"nbc.html", "summary", "The TCC paper's findings at a glance"},
 	},
 	"mmdl": {
 		{"mmdl.html", "mmdl-fig4", "Fig. 4: the schedule before calibration"},
 		{"mmdl.html", "mmdl-fig6", "Fig. 6: the schedule after calibration"},
 		{"mmdl.html", "mmdl-fig8", "Fig. 8: time against the number of rounds"},
-		{"mmdl.html", "section-5", "The MMDL paper's findings, checked"},
+		{"mmdl.html", "summary", "The MMDL paper's findings at a glance"},
 	},
 	"overlay": {
 		{"overlay.html", "overlay-fig5", "Fig. 5: Integer Sort under the connection policies"},
 		{"overlay.html", "overlay-fig5-conns", "Connections per process in Fig. 5's runs"},
-		{"overlay.html", "section-6", "The overlay paper's findings, checked"},
+		{"overlay.html", "summary", "The overlay paper's findings at a glance"},
 	},
 	// The GOAL page (reports/goal.html) is on its way; then:
 	// "schedule": {{"goal.html", "", "GOAL schedules against LogGOPSim"}},
