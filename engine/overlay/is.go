@@ -15,8 +15,9 @@ import (
 const (
 	evJob    int32 = iota // a CPU job ends; ID = job
 	evArrive              // a message reaches the next process; ID = message
-	evSyn                 // a shortcut's connection request reaches its far end; ID = connection
-	evReady               // the reply reaches the opener: the shortcut is ready; ID = connection
+	evSyn                 // a shortcut's connection request (SYN) reaches its far end; ID = connection
+	evReady               // the reply (SYN-ACK) reaches the opener, which may send on it; ID = connection
+	evAck                 // HandshakeKernel: the opener's ACK reaches the far end, the connection waits for accept(); ID = connection
 	evHop                 // a message's head reaches the next link of its path; ID = message
 )
 
@@ -27,7 +28,7 @@ const (
 	jSend                  // handing a message to the network
 	jRecv                  // taking a message at its destination
 	jRelay                 // taking a message and forwarding it
-	jConnect               // a shortcut's connect at its opener
+	jConnect               // a shortcut's connect at its opener (HandshakeKernel: its cost only)
 	jAccept                // its accept at the far end
 	jTeardown              // closing an evicted shortcut
 )
@@ -545,19 +546,49 @@ func (s *is) Handle(sim *des.Sim, e des.Event) {
 		}
 	case evSyn:
 		c := s.cs.conns[e.ID]
-		if c.open {
-			// The far end accepts (the opener is a).
-			s.cpu(int(c.b), t, s.p.HandshakeCPU, jAccept, e.ID)
-		} else {
+		switch {
+		case !c.open:
 			s.cs.SetReady(e.ID) // abandoned: the record may be reused
+		case s.p.Handshake == HandshakeKernel:
+			// The far end's kernel answers at once (SYN-ACK), its
+			// process is not involved.
+			s.sim.Schedule(t+s.latency(int(c.a), int(c.b)), evReady, e.ID)
+		default:
+			// The far end's process accepts (the opener is a) and then
+			// replies.
+			s.cpu(int(c.b), t, s.p.HandshakeCPU, jAccept, e.ID)
 		}
 	case evHop:
 		s.cross(e.ID, t)
 	case evReady:
+		c := s.cs.conns[e.ID]
+		if s.p.Handshake == HandshakeKernel {
+			// The SYN-ACK is in: the opener's connection is established
+			// and it may send (its data waits at the far end until
+			// accept()); the ACK goes on to the far end.
+			if !s.cs.SetOpenerReady(e.ID) {
+				s.cs.SetReady(e.ID) // abandoned
+				return
+			}
+			s.event(t, ShortcutReady, int(c.a), int(c.b), -1)
+			s.sim.Schedule(t+s.latency(int(c.a), int(c.b)), evAck, e.ID)
+			return
+		}
 		if s.cs.SetReady(e.ID) {
-			c := s.cs.conns[e.ID]
 			s.event(t, ShortcutReady, int(c.a), int(c.b), -1)
 		}
+	case evAck:
+		// The connection is in the far end's accept queue (the listen
+		// backlog, Linux's SOMAXCONN of 128, never fills: a process has
+		// at most C ≤ 127 shortcuts); its process accepts it when its CPU
+		// gets there, behind the work already queued, which includes
+		// nothing sent on this connection: that arrives after the ACK.
+		c := s.cs.conns[e.ID]
+		if !c.open {
+			s.cs.SetReady(e.ID)
+			return
+		}
+		s.cpu(int(c.b), t, s.p.HandshakeCPU, jAccept, e.ID)
 	}
 }
 
@@ -606,6 +637,9 @@ func (s *is) jobDone(j job, t float64) {
 			s.advance(i, t)
 		}
 	case jConnect:
+		if j.id < 0 {
+			return // HandshakeKernel: the SYN left when the process relayed
+		}
 		c := s.cs.conns[j.id]
 		if c.open {
 			s.sim.Schedule(t+s.latency(int(c.a), int(c.b)), evSyn, j.id)
@@ -613,6 +647,12 @@ func (s *is) jobDone(j job, t float64) {
 			s.cs.SetReady(j.id) // abandoned: the record may be reused
 		}
 	case jAccept:
+		if s.p.Handshake == HandshakeKernel {
+			// Accepted: the far end may send on it too, and the
+			// handshake is over (SetReady frees a closed one's record).
+			s.cs.SetReady(j.id)
+			return
+		}
 		c := s.cs.conns[j.id]
 		if c.open {
 			s.sim.Schedule(t+s.latency(int(c.a), int(c.b)), evReady, j.id)
@@ -649,8 +689,14 @@ func (s *is) forward(id int32, i int, t float64, original bool) {
 }
 
 // shortcut opens a shortcut from i to dst, closing what LRU evicts to make
-// room; the handshake costs both ends HandshakeCPU and the path a round
-// trip plus a one-way trip (connect, accept, reply).
+// room. The handshake costs both ends HandshakeCPU, queued on their CPUs
+// behind the work already there, and the path three one-way trips (SYN,
+// SYN-ACK, ACK). Under HandshakeKernel the SYN leaves now (the message
+// layer's non-blocking connect() as it relays), the opener may send once
+// the SYN-ACK is back, one round trip later, whatever its CPU is doing,
+// and the far end once it has accepted. Under HandshakeApplication the SYN
+// leaves when the opener's CPU gets to the connect, and the shortcut is
+// ready at both ends when the reply to the far end's accept is back.
 func (s *is) shortcut(i, dst int, t float64) {
 	id, ev := s.cs.OpenShortcut(i, dst)
 	if id < 0 {
@@ -664,6 +710,11 @@ func (s *is) shortcut(i, dst int, t float64) {
 	}
 	s.res.ShortcutsOpened++
 	s.event(t, ShortcutOpen, i, dst, -1)
+	if s.p.Handshake == HandshakeKernel {
+		s.sim.Schedule(t+s.latency(i, dst), evSyn, id)
+		s.cpu(i, t, s.p.HandshakeCPU, jConnect, -1)
+		return
+	}
 	s.cpu(i, t, s.p.HandshakeCPU, jConnect, id)
 }
 
