@@ -58,9 +58,10 @@
 //     reach it, so messages sharing a link (two processes of one node, an
 //     uplink between switches) contend;
 //   - CPU: one CPU per process serves its jobs in order; a message costs
-//     its sender and its receiver MsgCPU plus PollPerConn for every open
-//     connection (select() scans them all); a relay pays a receive, a send,
-//     RelayCPU, and the copy at RelayBandwidth;
+//     its sender and its receiver MsgCPU plus PollPerConn for every
+//     connection open when the CPU gets to it (select() scans them all,
+//     shortcuts opened since the send was posted included); a relay pays
+//     a receive, a send, RelayCPU, and the copy at RelayBandwidth;
 //   - set-up and teardown: a shortcut costs each end HandshakeCPU, queued
 //     on its CPU behind the work already there, and an evicted one
 //     TeardownCPU. The handshake's packets (SYN, SYN-ACK, ACK) take the

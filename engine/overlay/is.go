@@ -48,10 +48,16 @@ const (
 )
 
 type job struct {
-	proc       int32
-	kind       uint8
-	id         int32 // message or connection
-	next       int32 // the job queued after it on the same CPU, -1 for none
+	proc int32
+	kind uint8
+	id   int32 // message or connection
+	next int32 // the job queued after it on the same CPU, -1 for none
+	// start and end are set when the job starts, at the head of its
+	// CPU's queue. Until then end holds the CPU time of a job whose cost
+	// is known when it is queued (bucketing, ranking, set-up, teardown; a
+	// send's, a receive's and a relay's depend on the connections open
+	// when it starts: is.cost). A posted chunk is a queued job, so a job
+	// stays 32 bytes.
 	start, end float64
 }
 
@@ -79,14 +85,17 @@ type is struct {
 	res    Result
 	rounds int
 
-	cpuFree  []float64
 	linkFree []float64
 	jobs     []job
 	freeJobs []int32
-	// Each CPU's queue of jobs (linked through job.next): only the job at
-	// the head has its end in the event queue, so the event queue holds
-	// one job per process rather than every send a process has posted.
+	// Each CPU's queue of jobs (linked through job.next): only the job
+	// running (the head) has its end in the event queue, so the event
+	// queue holds one job per process rather than every send a process
+	// has posted. busy says whether a process's CPU is running a job (or
+	// finishing one: the next starts once the finished one's effects are
+	// in).
 	qHead, qTail []int32
+	busy         []bool
 	msgs         []message
 	freeMsgs     []int32
 	pathBuf      []int
@@ -182,13 +191,21 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Fu
 		s.perm = drawOrders(p, rng)
 	}
 	// Every message makes a Send or a Relay event; with a shortcut cache a
-	// relayed one also a shortcut's open, ready and often an eviction
-	// (the paper's experiment at C = 8: 2.6 events per message).
-	perMsg := 1
-	if p.Cache > 0 && p.Policy != All {
-		perMsg = 3
+	// relayed one also a shortcut's open, ready and eviction, at most
+	// about as many as the share f of pairs without a static connection
+	// (the paper's experiment at C = 8 under the kernel's handshake: 3.3
+	// events per message, f = 0.76; with 256 B chunks, which shortcuts
+	// serve, 1.5). Reserved up front: growing the slice of a million
+	// events would copy it and hold twice its size.
+	static := 0
+	for _, ns := range adj {
+		static += len(ns)
 	}
-	s.res.Events = make([]ConnEvent, 0, P*P/2+p.Iterations*P*(2*P+s.rounds)*perMsg)
+	perMsg := 1.0
+	if p.Cache > 0 && p.Policy != All {
+		perMsg += 3.15 * (1 - float64(static)/float64(P*(P-1)))
+	}
+	s.res.Events = make([]ConnEvent, 0, static/2+int(Messages(p)*perMsg))
 	for a, ns := range adj {
 		for _, b := range ns {
 			if a < b {
@@ -203,8 +220,8 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Fu
 		*rec = *trace.New("overlay", P, func(i int) string { return fmt.Sprintf("P%d", i) })
 	}
 
-	s.cpuFree = make([]float64, P)
 	s.qHead, s.qTail = make([]int32, P), make([]int32, P)
+	s.busy = make([]bool, P)
 	for i := range P {
 		s.qHead[i], s.qTail[i] = -1, -1
 	}
@@ -331,11 +348,10 @@ func (s *is) poll(proc int) float64 {
 	return s.p.MsgCPU + s.p.PollPerConn*float64(s.cs.Open(proc))
 }
 
-// cpu queues a job of dur on proc's CPU at time t; the CPU serves jobs in
-// the order they are queued.
-func (s *is) cpu(proc int, t, dur float64, kind uint8, id int32) {
-	start := max(t, s.cpuFree[proc])
-	s.cpuFree[proc] = start + dur
+// cpu queues a job on proc's CPU at time t (the simulation's now); the
+// CPU serves jobs in the order they are queued. work is its CPU time when
+// that does not depend on the state at its start (is.cost).
+func (s *is) cpu(proc int, t, work float64, kind uint8, id int32) {
 	var j int32
 	if n := len(s.freeJobs); n > 0 {
 		j = s.freeJobs[n-1]
@@ -344,14 +360,38 @@ func (s *is) cpu(proc int, t, dur float64, kind uint8, id int32) {
 		j = int32(len(s.jobs))
 		s.jobs = append(s.jobs, job{})
 	}
-	s.jobs[j] = job{proc: int32(proc), kind: kind, id: id, next: -1, start: start, end: start + dur}
+	s.jobs[j] = job{proc: int32(proc), kind: kind, id: id, next: -1, end: work}
 	if s.qHead[proc] < 0 {
 		s.qHead[proc] = j
-		s.sim.Schedule(start+dur, evJob, j)
 	} else {
 		s.jobs[s.qTail[proc]].next = j
 	}
 	s.qTail[proc] = j
+	if !s.busy[proc] {
+		s.start(proc, t)
+	}
+}
+
+// start runs the job at the head of proc's queue from time t.
+func (s *is) start(proc int, t float64) {
+	j := s.qHead[proc]
+	s.busy[proc] = true
+	s.jobs[j].start, s.jobs[j].end = t, t+s.cost(&s.jobs[j])
+	s.sim.Schedule(s.jobs[j].end, evJob, j)
+}
+
+// cost is job j's CPU time, found when it starts: a message handled pays
+// select()'s scan of the connections open then (is.poll), including
+// shortcuts opened since the send was posted.
+func (s *is) cost(j *job) float64 {
+	p := int(j.proc)
+	switch j.kind {
+	case jSend, jRecv:
+		return s.poll(p)
+	case jRelay:
+		return 2*s.poll(p) + s.p.RelayCPU + s.msgs[j.id].bytes/s.p.RelayBandwidth
+	}
+	return j.end // its work, until it starts
 }
 
 func (s *is) newMessage(m message) int32 {
@@ -507,7 +547,7 @@ func (s *is) post(i int, t float64, r int32) {
 func (s *is) sendTo(i, dst int, t float64, tag int32, bytes float64, keys int32) {
 	id := s.newMessage(message{src: int32(i), dst: int32(dst), at: int32(i), tag: tag, iter: s.iter[i], bytes: bytes, keys: keys})
 	s.res.Messages++
-	s.cpu(i, t, s.poll(i), jSend, id)
+	s.cpu(i, t, 0, jSend, id)
 }
 
 // checkExchange starts the ranking once every key message of the
@@ -530,19 +570,19 @@ func (s *is) Handle(sim *des.Sim, e des.Event) {
 		j := s.jobs[e.ID]
 		s.freeJobs = append(s.freeJobs, e.ID)
 		s.qHead[j.proc] = j.next
-		if j.next >= 0 {
-			s.sim.Schedule(s.jobs[j.next].end, evJob, j.next)
-		}
 		s.jobDone(j, t)
+		s.busy[j.proc] = false
+		if s.qHead[j.proc] >= 0 {
+			s.start(int(j.proc), t)
+		}
 	case evArrive:
 		m := &s.msgs[e.ID]
 		s.cs.Touch(int(m.from), int(m.at))
 		at := int(m.at)
 		if m.at == m.dst {
-			s.cpu(at, t, s.poll(at), jRecv, e.ID)
+			s.cpu(at, t, 0, jRecv, e.ID)
 		} else {
-			d := 2*s.poll(at) + s.p.RelayCPU + m.bytes/s.p.RelayBandwidth
-			s.cpu(at, t, d, jRelay, e.ID)
+			s.cpu(at, t, 0, jRelay, e.ID)
 		}
 	case evSyn:
 		c := s.cs.conns[e.ID]
