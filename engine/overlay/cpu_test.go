@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"commlab/engine/trace"
@@ -79,5 +80,41 @@ func TestSelectScanAtStart(t *testing.T) {
 	}
 	if checked == 0 || moved == 0 {
 		t.Fatalf("%d sends checked, %d with a shortcut open; the case must open shortcuts during exchanges", checked, moved)
+	}
+}
+
+// One seed gives every policy and pattern the same keys, and every policy
+// the same random orders (common random numbers): the random policy draws
+// its connections last.
+func TestCommonKeys(t *testing.T) {
+	p := small()
+	p.Nodes, p.Procs, p.Switches, p.RandomDegree = 8, 16, 3, 6
+	tree, err := Cluster(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := fromTree(tree, p.Procs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts0, perm0 []int32
+	for i, pol := range Policies {
+		for _, pat := range Patterns {
+			q := p
+			q.Policy, q.Pattern = pol, pat
+			_, counts, perm := draw(q, cl, rng(5))
+			if i == 0 && pat == PatternShift {
+				counts0 = counts
+			}
+			if i == 0 && pat == PatternRandom {
+				perm0 = perm
+			}
+			if !slices.Equal(counts, counts0) {
+				t.Errorf("%s, %s: other keys than the topology policy's", pol, pat)
+			}
+			if pat == PatternRandom && !slices.Equal(perm, perm0) {
+				t.Errorf("%s: other random orders than the topology policy's", pol)
+			}
+		}
 	}
 }

@@ -161,16 +161,8 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Fu
 		return Result{}, fmt.Errorf("overlay: RunIS needs a random source")
 	}
 	P := p.Procs
-	var adj [][]int
-	switch p.Policy {
-	case Topology:
-		adj = staticTopology(cl.procLeaf)
-	case All:
-		adj = staticAll(P)
-	case Random:
-		adj = staticRandom(P, p.RandomDegree, rng)
-	}
-	s := &is{p: p, cl: cl, rec: rec, rounds: bits.Len(uint(P - 1))}
+	adj, counts, perm := draw(p, cl, rng)
+	s := &is{p: p, cl: cl, rec: rec, rounds: bits.Len(uint(P - 1)), counts: counts, perm: perm}
 	s.next = routes(adj, cl.procLeaf, p.Policy)
 	for i := range s.next {
 		if s.next[i] < 0 {
@@ -178,7 +170,6 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Fu
 		}
 	}
 	s.cs = NewConnections(adj, p.Cache, s.bufferBytes)
-	s.counts = drawCounts(p, rng)
 	s.expect = make([]int32, P)
 	for src := range P {
 		for dst := range P {
@@ -186,9 +177,6 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Fu
 				s.expect[dst] += int32(chunks(p, s.counts[src*P+dst]))
 			}
 		}
-	}
-	if p.Pattern == PatternRandom {
-		s.perm = drawOrders(p, rng)
 	}
 	// Every message makes a Send or a Relay event; with a shortcut cache a
 	// relayed one also a shortcut's open, ready and eviction, at most
@@ -279,6 +267,28 @@ func (s *is) fractionDone() float64 {
 		}
 	}
 	return done / float64(len(s.iter)*s.p.Iterations)
+}
+
+// draw makes a run's random draws: the keys, then the random pattern's
+// orders, then the random policy's connections, so that one seed gives
+// every policy, cache and handshake the same keys and orders (common
+// random numbers: their differences are not the draws'). It returns the
+// static connections, the send counts and the orders (nil unless
+// PatternRandom).
+func draw(p Params, cl *cluster, rng *rand.Rand) (adj [][]int, counts, perm []int32) {
+	counts = drawCounts(p, rng)
+	if p.Pattern == PatternRandom {
+		perm = drawOrders(p, rng)
+	}
+	switch p.Policy {
+	case Topology:
+		adj = staticTopology(cl.procLeaf)
+	case All:
+		adj = staticAll(p.Procs)
+	case Random:
+		adj = staticRandom(p.Procs, p.RandomDegree, rng)
+	}
+	return adj, counts, perm
 }
 
 // drawCounts draws every process's keys as NPB IS does (the mean of four
