@@ -628,11 +628,12 @@ func (s *is) Handle(sim *des.Sim, e des.Event) {
 			s.event(t, ShortcutReady, int(c.a), int(c.b), -1)
 		}
 	case evAck:
-		// The connection is in the far end's accept queue (the listen
-		// backlog, Linux's SOMAXCONN of 128, never fills: a process has
-		// at most C ≤ 127 shortcuts); its process accepts it when its CPU
-		// gets there, behind the work already queued, which includes
-		// nothing sent on this connection: that arrives after the ACK.
+		// The connection is in the far end's accept queue; its process
+		// accepts it when its CPU gets there, behind the work already
+		// queued, which includes nothing sent on this connection: that
+		// arrives after the ACK. The queue is not bounded here: Linux
+		// 2.4's SOMAXCONN of 128 exceeds the C shortcuts a process can
+		// be the far end of in the paper's range (C ≤ 16).
 		c := s.cs.conns[e.ID]
 		if !c.open {
 			s.cs.SetReady(e.ID)
