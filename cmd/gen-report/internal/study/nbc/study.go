@@ -346,7 +346,7 @@ func (r *nbcResults) at(p engine.Params) nbcRun {
 
 // Fingerprint names the grid: the mode and the points.
 func (s *nbcStudy) Fingerprint() string {
-	return fmt.Sprintf("nbc/v1 full=%t points=%d", s.Full, len(s.jobs))
+	return fmt.Sprintf("nbc/v2 full=%t points=%d", s.Full, len(s.jobs))
 }
 
 // Costs is each run's estimated time (engine.Estimate).
@@ -499,7 +499,7 @@ func (s *nbcStudy) page(r *nbcResults) (report.Page, error) {
 	})
 	p.Sections = append(p.Sections, report.Section{
 		Title: "Findings",
-		Intro: "The paper's claims, checked against the numbers above. Each piece of evidence states its threshold; the verdicts are computed, not written by hand.",
+		Intro: fmt.Sprintf("The paper's claims, checked against the numbers above. Each finding sets our numbers against the range the paper's words allow, the words quoted beside it; the engine draws no random numbers, so our numbers are exact and a verdict turns on that range alone. One tie band decides every \"the same\" and every \"faster\": a ratio within 1 ± %g, half a unit of the second decimal of the speedups the paper calls \"約\" (about). Findings 1 to 6 use the hardware defaults (nothing fitted); finding 7 the default calibrated reading (%s).", nbcTie, variant(nbcVarDefault).Label),
 		Items: []any{report.Findings{Title: "The paper's findings against this simulation", Items: nbcFindings(s, r)}},
 	})
 	return p, nil
