@@ -117,12 +117,16 @@ func sceneLink(p engine.Params, view, what string) *report.Link {
 		viewNBCF: "LibNBC's progress-function timeline (NBCF-ovlp-test)",
 		viewBoth: "TCC's and LibNBC's progress-function timelines",
 	}[view]
-	title := fmt.Sprintf("Open the tcc scene for %s: %s at %d nodes, %s per destination, a %d × %d matrix, %d collective(s), %s",
-		what, shows, p.Nodes, sizeLabel(p.Msg), p.Matrix, p.Matrix, p.Collectives, threads)
+	colls := "1 collective"
+	if p.Collectives != 1 {
+		colls = fmt.Sprintf("%d collectives", p.Collectives)
+	}
+	title := fmt.Sprintf("Open the tcc scene for %s: %s at %d nodes, %s per destination, a %d × %d matrix, %s, %s",
+		what, shows, p.Nodes, sizeLabel(p.Msg), p.Matrix, p.Matrix, colls, threads)
 	var not []string
 	switch p.Method {
 	case engine.NBCT:
-		not = append(not, "the scene does not run LibNBC's progress thread (NBCT-ovlp)")
+		not = append(not, "the scene does not run LibNBC's progress thread, NBCT-ovlp")
 	case engine.NBCFNoTest:
 		not = append(not, "its LibNBC calls NBC_Test during the product, which NBCF-ovlp-notest does not")
 	case engine.NBCFNoOvlp:

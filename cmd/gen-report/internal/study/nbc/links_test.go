@@ -107,7 +107,7 @@ func TestNbcLinksOpenTheirPoint(t *testing.T) {
 		if gotView != view {
 			t.Errorf("%s: link opens view %q, want %q", where, gotView, view)
 		}
-		if p.Method == engine.NBCT && !strings.Contains(l.Title, "does not run LibNBC's progress thread") {
+		if p.Method == engine.NBCT && !strings.Contains(l.Title, "does not run LibNBC's progress thread, NBCT-ovlp") {
 			t.Errorf("%s: an NBCT point's title does not say the scene lacks NBCT: %q", where, l.Title)
 		}
 		if p.MemoryShare && !strings.Contains(l.Title, "memory_share on") {
