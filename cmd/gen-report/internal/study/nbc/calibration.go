@@ -271,7 +271,7 @@ func calibrateNbc(setup func(engine.Method) engine.Params, targets map[engine.Me
 		return c, nil
 	}
 	c, err := calibrateNbcOnce(setup, targets, v)
-	if err == nil {
+	if err == nil && !off {
 		nbcCalibMemo.Lock()
 		nbcCalibMemo.m[key] = c
 		nbcCalibMemo.Unlock()
