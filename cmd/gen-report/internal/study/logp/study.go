@@ -196,6 +196,19 @@ func (s *logpStudy) Run(ctx context.Context, owned []bool, progress func(done, t
 	})
 }
 
+var _ study.TrialCounter = (*logpStudy)(nil) // gen-report status counts its trials
+
+// PointTrials is job i's Monte Carlo trials, which its layout fixes (the
+// result holds its numbers only). An optimum's search evaluates E[T] at
+// some tens of planning latencies on the same trials (common random
+// numbers), so they count once.
+func (s *logpStudy) PointTrials(i int, _ json.RawMessage) (int, error) {
+	if i < 0 || i >= len(s.jobs) {
+		return 0, fmt.Errorf("job %d is outside [0, %d)", i, len(s.jobs))
+	}
+	return s.jobs[i].trials, nil
+}
+
 // Page builds the page from every job's numbers.
 func (s *logpStudy) Page(raw []json.RawMessage) (report.Page, error) {
 	r, err := s.results(raw)

@@ -243,6 +243,12 @@ func (s *mmdlStudy) Run(ctx context.Context, owned []bool, progress func(done, t
 	})
 }
 
+var _ study.TrialCounter = (*mmdlStudy)(nil) // gen-report status counts its trials
+
+// PointTrials is 0: the schedules are computed, not sampled (the live
+// calibration loop runs where the page is built, not in a shard).
+func (s *mmdlStudy) PointTrials(int, json.RawMessage) (int, error) { return 0, nil }
+
 // caseRun is one row of Table 4: the paper's schedule before and after
 // calibration, the guessed plan on the calibrated machine, and the
 // scheduler's choices of R.
