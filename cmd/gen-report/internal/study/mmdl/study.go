@@ -507,7 +507,7 @@ func (s *mmdlStudy) page(r *mmdlResults) report.Page {
 	p.Sections = append(p.Sections, s.calibSection(r))
 	p.Sections = append(p.Sections, report.Section{
 		Title: "Findings",
-		Intro: "The paper's claims, and the model's own promises, checked against the numbers above. Each finding puts the paper's number beside ours, computed from the data; each piece of evidence states its threshold; the verdicts are computed, not written by hand.",
+		Intro: "The paper's claims, and the model's own promises, checked against the numbers above. Each finding puts the paper's number beside ours, computed from the data, and the range the paper's words allow it, quoted in its tolerance: the model is deterministic, so a finding is reproduced when our number lies in that range and not reproduced when it does not (partly when some of its checks are and some are not). The verdicts are computed, not written by hand.",
 		Items: []any{report.Findings{Title: "The paper's findings against this engine", Items: mmdlFindings(r)}},
 	})
 	return p
