@@ -203,7 +203,7 @@ func findingSlidesSigma(r *logpResults) report.Finding {
 	offHi := slidesOffsetP3 + slidesHalfDigit + (f.OffsetAt87[2] - f.OffsetAt87[1])
 	words := fmt.Sprintf(`"L_s がLの平均より 0.76 大きいとき最適" and "平均計算時間は…0.87 大きい" (optimal 0.76 above the mean; the mean time 0.87 above): one plot, so one σ; %s, each range widened by what the other number's rounding moves σ`, twoDecimals)
 	excess := verdict.Compare(verdict.Claim{
-		What:  fmt.Sprintf("the excess at σ = %.4g, where the optimum lies %g above μ (closed form)", f.Sigma76[1], slidesOffsetP3),
+		What:  fmt.Sprintf("E[T](L_s*) − T_s(μ) at σ = %.4g, where the optimum lies %g above μ (closed form)", f.Sigma76[1], slidesOffsetP3),
 		Paper: fmt.Sprintf("%g (P = 3 plot)", slidesExcessP3), Lo: excLo, Hi: excHi, Words: words,
 	}, verdict.Exact(f.ExcessAt76[1]))
 	offset := verdict.Compare(verdict.Claim{
@@ -223,7 +223,7 @@ func findingSlidesSigma(r *logpResults) report.Finding {
 		Claim:   claim,
 		Verdict: v,
 		Paper:   paper,
-		Ours: fmt.Sprintf("%g needs σ = %.3g, %g needs σ = %.3g: at σ = %.3g the excess is %.3g, at σ = %.3g the offset is %.3g (closed form)",
+		Ours: fmt.Sprintf("%g needs σ = %.4g, %g needs σ = %.4g: at σ = %.4g the excess is %.3g, at σ = %.4g the offset is %.3g (closed form)",
 			slidesOffsetP3, f.Sigma76[1], slidesExcessP3, f.Sigma87[1], f.Sigma76[1], f.ExcessAt76[1], f.Sigma87[1], f.OffsetAt87[1]),
 		Tolerance: fmt.Sprintf("at the σ of 0.76, the excess in %s; at the σ of 0.87, L_s* − μ in %s: %s", verdict.Range(excLo, excHi), verdict.Range(offLo, offHi), words),
 		Figures:   []string{"logp-sigma"},

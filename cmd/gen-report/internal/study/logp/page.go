@@ -124,22 +124,22 @@ func (s *logpStudy) curveChart(c logpCurve) *report.LineChart {
 		series = append(series, report.Series{Name: "E[T](L_s), closed form", Values: rel(c.Closed), Links: links})
 	}
 	series = append(series, report.Series{Name: "T_s(L_s), fluctuation-free", Values: rel(c.Planned), Links: links})
-	mark := func(ls float64, what string) report.Series {
+	mark := func(ls float64, on []float64, what string) report.Series {
 		i := nearest(c.Ls, ls)
 		sr := report.Series{Values: nans(len(c.Ls)), Links: make([]*report.Link, len(c.Ls))}
-		sr.Values[i] = c.Mean[i] - ref
+		sr.Values[i] = on[i] - ref
 		sr.Links[i] = s.sceneLink(p, ls, fmt.Sprintf("%s of the P = %d plot, L_s* = %.4g", what, c.P, ls))
 		return sr
 	}
 	o := c.Opt
 	ls, ex := o.LsIv(), o.ExcessIv()
-	m := mark(ls.Mean, "the Monte Carlo search's optimum")
+	m := mark(ls.Mean, c.Mean, "the Monte Carlo search's optimum")
 	m.Name = "optimum, Monte Carlo search"
 	series = append(series, m)
 	caption := fmt.Sprintf("P = %d, n = %d, μ = %g, σ = %.4g; T_s(μ) = %.6g. %d trials per point, each with its 95 %% t interval. The search finds L_s* = %s (marked at the nearest grid point) with E[T](L_s*) = T_s(μ) + %s (%d replicate searches of %d trials).",
 		c.P, p.N, o.Mu, o.Sigma, ref, c.Trials, verdict.Number(ls), verdict.Number(ex), len(o.Ls), s.replicateTrials(c.P))
 	if hasClosed {
-		m := mark(o.StarLs, "the closed form's optimum")
+		m := mark(o.StarLs, c.Closed, "the closed form's optimum")
 		m.Name = "optimum, closed form"
 		series = append(series, m)
 		in, of := c.covered()
