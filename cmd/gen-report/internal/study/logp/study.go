@@ -190,17 +190,18 @@ func (s *logpStudy) Fingerprint() string {
 	return fmt.Sprintf("logp/v2 full=%t seed=%d jobs=%d trials=%d replicates=%d", s.Full, s.Seed, len(s.jobs), n, logpReplicates)
 }
 
-// Costs is each job's estimated time: engine.Estimate's for its trials
-// (a search's tens of E[T] evaluations included, and for each replicate
-// the two out-of-sample replays).
+// Costs is each job's estimated time: engine.Estimate's for its trials.
+// An optimum's replicate searches each run tens of E[T] evaluations and
+// two out-of-sample replays, every one of which plans its schedule anew:
+// at P = 1024 planning outweighs the replays.
 func (s *logpStudy) Costs() []float64 {
 	c := make([]float64, len(s.jobs))
 	for i, j := range s.jobs {
-		evals := 1
 		if j.kind == logpJobOptimum {
-			evals = 2 + engine.OptimalEvaluations(j.p)
+			c[i] = engine.Estimate(j.p, j.ls, j.perReplicate(), logpReplicates*(2+engine.OptimalEvaluations(j.p))).Seconds
+			continue
 		}
-		c[i] = engine.Estimate(j.p, j.ls, j.trials, evals).Seconds
+		c[i] = engine.Estimate(j.p, j.ls, j.trials, 1).Seconds
 	}
 	return c
 }
@@ -240,7 +241,12 @@ const (
 	optStarLs
 	optStarExpected
 	optStarMu
-	optReplicates   // the first replicate's numbers
+	optReplicates // the first replicate's numbers
+)
+
+// optPerReplicate is how many numbers each replicate adds, optNumbers how
+// many an optimum job returns.
+const (
 	optPerReplicate = 3
 	optNumbers      = optReplicates + optPerReplicate*logpReplicates
 )
