@@ -143,7 +143,7 @@ func (s *logpStudy) curveChart(c logpCurve) *report.LineChart {
 		m.Name = "optimum, closed form"
 		series = append(series, m)
 		in, of := c.covered()
-		caption += fmt.Sprintf(" Closed form: L_s* = %.4g, E[T](L_s*) = T_s(μ) + %.4g; it lies inside the Monte Carlo's interval at %d of the %d points.", o.StarLs, o.StarExcess(), in, of)
+		caption += fmt.Sprintf(" Closed form: L_s* = %.4g, E[T](L_s*) = T_s(μ) + %.4g; it lies inside the Monte Carlo's interval at %d of the %d points (the points share their draws, so they miss together).", o.StarLs, o.StarExcess(), in, of)
 		if c.P == 2 {
 			caption += fmt.Sprintf(" It is the spec's E[T] = T_s(L_s) + E[max(0, L − L_s)], minimal at L_s = μ with excess σ/√(2π) = %.4g: σ = %.4g is the σ that makes it the slides' +%g.", o.Sigma/sqrt2Pi, o.Sigma, slidesExcessP2)
 		} else {
