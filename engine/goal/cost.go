@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"commlab/engine/cost"
+	"commlab/engine/param"
 )
 
 // What a run costs is bounded from the algorithm, not fitted to typical
@@ -352,7 +353,7 @@ func workOf(s *Schedule, p Params, n Noise) noiseWork {
 // stretched by the OS jitter's 1/(1 - duration/period) plus a window and
 // by the trace's durations, each flight delayed by its events' tail): a
 // bound past MaxLength, where the engine's times would wrap, is a
-// *RangeError naming the input that drives it and what would fit, as is
+// *param.Error naming the input that drives it and what would fit, as is
 // a model out of its range (Noise.Validate's errors, with the flags'
 // names). names are the surface's names for the inputs.
 func EstimateNoise(s *Schedule, p Params, n Noise, names NoiseNames) (cost.Cost, error) {
@@ -427,7 +428,7 @@ func traceLabel(names NoiseNames) string {
 	return names.TraceFile
 }
 
-// check refuses noise whose run could outlast MaxLength: a *RangeError on
+// check refuses noise whose run could outlast MaxLength: a *param.Error on
 // the input whose bound is the largest, with the value of it that fits.
 func (w noiseWork) check(n Noise, names NoiseNames) error {
 	total := w.length()
@@ -476,7 +477,7 @@ func (w noiseWork) check(n Noise, names NoiseNames) error {
 		}
 		fit = fmt.Sprintf("; %s at most %d fits", field, int64(lo))
 	}
-	return &RangeError{field, value, fmt.Sprintf("noise that stretches the run less: %s; the run could last up to %s ns, past the %s ns (292 years) its times hold%s",
+	return &param.Error{Field: field, Value: value, Want: fmt.Sprintf("noise that stretches the run less: %s; the run could last up to %s ns, past the %s ns (292 years) its times hold%s",
 		why, cost.Num(total), cost.Num(MaxLength), fit)}
 }
 

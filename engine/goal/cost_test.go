@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"commlab/engine/cost"
+	"commlab/engine/param"
 )
 
 // TestEstimateBoundsRun holds EstimateText (before reading: the text's
@@ -167,7 +168,7 @@ func TestEstimateNoise(t *testing.T) {
 }
 
 // TestEstimateNoiseRefuses: noise whose run could outlast the engine's
-// int64 times is a *RangeError naming the input that drives it and what
+// int64 times is a *param.Error naming the input that drives it and what
 // fits (the run would wrap: End came out negative before), and so is
 // network noise whose delay is not under its mean (a flight could grow
 // without end: the run hung).
@@ -198,9 +199,9 @@ func TestEstimateNoiseRefuses(t *testing.T) {
 			[]string{"[1, net-mean = 100)", "grow without end"}},
 	} {
 		_, err := EstimateNoise(s, c.p, c.n, FlagNames)
-		var re *RangeError
+		var re *param.Error
 		if !errors.As(err, &re) {
-			t.Errorf("%s: %v, want a *RangeError", c.name, err)
+			t.Errorf("%s: %v, want a *param.Error", c.name, err)
 			continue
 		}
 		if re.Field != c.field {

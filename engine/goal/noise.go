@@ -12,6 +12,7 @@ import (
 
 	"commlab/engine/cost"
 	"commlab/engine/noise"
+	"commlab/engine/param"
 	"commlab/internal/shown"
 )
 
@@ -53,7 +54,7 @@ type NetNoise struct {
 const maxNoiseTime = 1e15
 
 // Validate names the first noise parameter out of range (as a
-// *RangeError whose Field is the eval flag) or a missing random source.
+// *param.Error whose Field is the eval flag) or a missing random source.
 func (n Noise) Validate() error {
 	if (n.Trace != nil || n.OS != nil || n.Net != nil) && n.Rand == nil {
 		return errors.New("goal: noise needs a random source (Noise.Rand)")
@@ -68,24 +69,24 @@ func (n Noise) validModels() error {
 	}
 	if o := n.OS; o != nil {
 		if o.Period < 1 || o.Period > maxNoiseTime {
-			return &RangeError{"os-period", fmt.Sprint(o.Period), fmt.Sprintf("an integer number of ns in [1, %g]", float64(maxNoiseTime))}
+			return &param.Error{Field: "os-period", Value: fmt.Sprint(o.Period), Want: fmt.Sprintf("an integer number of ns in [1, %g]", float64(maxNoiseTime))}
 		}
 		if o.Duration < 1 || o.Duration >= o.Period {
-			return &RangeError{"os-duration", fmt.Sprint(o.Duration), fmt.Sprintf("an integer number of ns in [1, os-period = %d)", o.Period)}
+			return &param.Error{Field: "os-duration", Value: fmt.Sprint(o.Duration), Want: fmt.Sprintf("an integer number of ns in [1, os-period = %d)", o.Period)}
 		}
 	}
 	if w := n.Net; w != nil {
 		if w.Mean < 1 || w.Mean > maxNoiseTime {
-			return &RangeError{"net-mean", fmt.Sprint(w.Mean), fmt.Sprintf("an integer number of ns in [1, %g]", float64(maxNoiseTime))}
+			return &param.Error{Field: "net-mean", Value: fmt.Sprint(w.Mean), Want: fmt.Sprintf("an integer number of ns in [1, %g]", float64(maxNoiseTime))}
 		}
 		if w.Delay < 1 || w.Delay > maxNoiseTime {
-			return &RangeError{"net-delay", fmt.Sprint(w.Delay), fmt.Sprintf("an integer number of ns in [1, %g]", float64(maxNoiseTime))}
+			return &param.Error{Field: "net-delay", Value: fmt.Sprint(w.Delay), Want: fmt.Sprintf("an integer number of ns in [1, %g]", float64(maxNoiseTime))}
 		}
 		// Each event in a flight delays it by Delay, during which more
 		// events come, one every Mean on average: with Delay ≥ Mean a
 		// flight's expected delay is infinite (and some flights never end).
 		if w.Delay >= w.Mean {
-			return &RangeError{"net-delay", fmt.Sprint(w.Delay), fmt.Sprintf("an integer number of ns in [1, net-mean = %d): each noise event delays a flight by net-delay and another comes every net-mean on average, so a flight could grow without end", w.Mean)}
+			return &param.Error{Field: "net-delay", Value: fmt.Sprint(w.Delay), Want: fmt.Sprintf("an integer number of ns in [1, net-mean = %d): each noise event delays a flight by net-delay and another comes every net-mean on average, so a flight could grow without end", w.Mean)}
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"commlab/engine/cost"
+	"commlab/engine/param"
 )
 
 // Overflow. LogGOPSim computes times in unsigned 64-bit integers and
@@ -35,7 +36,7 @@ import (
 // wrapped values). These are LogGOPSim's answers and are kept (with its
 // defaults a 0-byte message costs g - 6 of NIC); where one would be
 // negative the clocks would run backwards, so the run is refused before
-// it starts, naming the parameter (a *RangeError).
+// it starts, naming the parameter (a *param.Error).
 
 // checkBelow is the bound on all of a run's durations together under
 // which no time can overflow (a factor 8 below MaxLength: the network
@@ -72,11 +73,11 @@ func (p Params) zeroBytes(s *Schedule) error {
 	why := fmt.Sprintf("the schedule has %d messages of 0 bytes, which LogGOPSim charges", s.zeroSends)
 	switch {
 	case p.OverheadPerByte > p.Overhead:
-		return &RangeError{"O", strconv.FormatInt(p.OverheadPerByte, 10), fmt.Sprintf("at most o = %d: %s o + (0-1)·O of CPU, negative with O > o (its unsigned 0-1 wraps)", p.Overhead, why)}
+		return &param.Error{Field: "O", Value: strconv.FormatInt(p.OverheadPerByte, 10), Want: fmt.Sprintf("at most o = %d: %s o + (0-1)·O of CPU, negative with O > o (its unsigned 0-1 wraps)", p.Overhead, why)}
 	case p.GapPerByte > p.Gap:
-		return &RangeError{"G", strconv.FormatInt(p.GapPerByte, 10), fmt.Sprintf("at most g = %d: %s g + (0-1)·G of NIC, negative with G > g (its unsigned 0-1 wraps)", p.Gap, why)}
+		return &param.Error{Field: "G", Value: strconv.FormatInt(p.GapPerByte, 10), Want: fmt.Sprintf("at most g = %d: %s g + (0-1)·G of NIC, negative with G > g (its unsigned 0-1 wraps)", p.Gap, why)}
 	case p.OverheadPerByte == 0 && p.GapPerByte > p.Overhead:
-		return &RangeError{"G", strconv.FormatInt(p.GapPerByte, 10), fmt.Sprintf("at most o = %d: %s o + max((0-1)·O, (0-1)·G) = o - G of receive overhead when O = 0, negative with G > o (its unsigned 0-1 wraps)", p.Overhead, why)}
+		return &param.Error{Field: "G", Value: strconv.FormatInt(p.GapPerByte, 10), Want: fmt.Sprintf("at most o = %d: %s o + max((0-1)·O, (0-1)·G) = o - G of receive overhead when O = 0, negative with G > o (its unsigned 0-1 wraps)", p.Overhead, why)}
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"commlab/engine/param"
 )
 
 // TestOverflow: a time past 2^63 - 1 ns stops the run with an
@@ -95,9 +97,9 @@ func TestZeroBytes(t *testing.T) {
 		{"O = 0, G > o", Params{L: 10, Overhead: 5, Gap: 50, GapPerByte: 6}, "G"},
 	} {
 		_, err := Run(s, c.p, Noise{}, Options{})
-		var re *RangeError
+		var re *param.Error
 		if !errors.As(err, &re) || re.Field != c.field {
-			t.Errorf("%s: %v, want a *RangeError on %s", c.name, err, c.field)
+			t.Errorf("%s: %v, want a *param.Error on %s", c.name, err, c.field)
 			continue
 		}
 		saysAll(t, c.name, err, []string{"2 messages of 0 bytes", "wraps"})

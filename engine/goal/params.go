@@ -3,6 +3,8 @@ package goal
 import (
 	"fmt"
 	"math"
+
+	"commlab/engine/param"
 )
 
 // Params are the LogGOPS parameters, in integer nanoseconds (G and O per
@@ -26,17 +28,6 @@ func Default() Params {
 	return Params{L: 2500, Overhead: 1500, Gap: 1000, GapPerByte: 6, OverheadPerByte: 0, S: 65535}
 }
 
-// RangeError is a parameter outside its range; Field is its flag name.
-type RangeError struct {
-	Field string
-	Value string
-	Want  string
-}
-
-func (e *RangeError) Error() string {
-	return fmt.Sprintf("%s = %s is out of range: want %s", e.Field, e.Value, e.Want)
-}
-
 // Validate names the first parameter outside its range. The ranges are
 // LogGOPSim's types: int for L, o, g, G, O and uint32 for S.
 func (p Params) Validate() error {
@@ -45,11 +36,11 @@ func (p Params) Validate() error {
 		v int64
 	}{{"L", p.L}, {"o", p.Overhead}, {"g", p.Gap}, {"G", p.GapPerByte}, {"O", p.OverheadPerByte}} {
 		if c.v < 0 || c.v > math.MaxInt32 {
-			return &RangeError{c.f, fmt.Sprint(c.v), fmt.Sprintf("an integer number of ns in [0, %d]", math.MaxInt32)}
+			return &param.Error{Field: c.f, Value: fmt.Sprint(c.v), Want: fmt.Sprintf("an integer number of ns in [0, %d]", math.MaxInt32)}
 		}
 	}
 	if p.S < 0 || p.S > math.MaxUint32 {
-		return &RangeError{"S", fmt.Sprint(p.S), fmt.Sprintf("an integer number of bytes in [0, %d]", uint64(math.MaxUint32))}
+		return &param.Error{Field: "S", Value: fmt.Sprint(p.S), Want: fmt.Sprintf("an integer number of bytes in [0, %d]", uint64(math.MaxUint32))}
 	}
 	return nil
 }
