@@ -3,6 +3,8 @@ package logp
 import (
 	"fmt"
 	"math/bits"
+
+	"commlab/engine/param"
 )
 
 // MaxCollectiveP bounds the processor count of the standard collectives.
@@ -10,7 +12,7 @@ const MaxCollectiveP = 1 << 20
 
 func checkCollectiveP(P int) error {
 	if P < 2 || P > MaxCollectiveP {
-		return &RangeError{"P", fmt.Sprint(P), fmt.Sprintf("an integer in [2, %d]", MaxCollectiveP)}
+		return &param.Error{Field: "P", Value: fmt.Sprint(P), Want: fmt.Sprintf("an integer in [2, %d]", MaxCollectiveP)}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"commlab/engine/param"
 	"commlab/engine/progress"
 )
 
@@ -42,7 +43,7 @@ const MaxTrials = 100_000_000
 
 func checkTrials(trials int) error {
 	if trials < 1 || trials > MaxTrials {
-		return &RangeError{"trials", fmt.Sprint(trials), fmt.Sprintf("an integer in [1, %d]", MaxTrials)}
+		return &param.Error{Field: "trials", Value: fmt.Sprint(trials), Want: fmt.Sprintf("an integer in [1, %d]", MaxTrials)}
 	}
 	return nil
 }
@@ -140,7 +141,7 @@ func latencyCDF(x, mu, sigma float64) float64 {
 // and nothing fluctuates).
 func ExpectedP2(p Params, ls float64) (float64, error) {
 	if p.P != 2 {
-		return 0, &RangeError{"P", fmt.Sprint(p.P), "2 (the closed form is for two processors)"}
+		return 0, &param.Error{Field: "P", Value: fmt.Sprint(p.P), Want: "2 (the closed form is for two processors)"}
 	}
 	s, err := Plan(p, ls)
 	if err != nil {

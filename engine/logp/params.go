@@ -3,6 +3,8 @@ package logp
 import (
 	"fmt"
 	"math"
+
+	"commlab/engine/param"
 )
 
 // MaxP is the largest processor count Params accepts: the report's sweep
@@ -39,25 +41,13 @@ func Default() Params {
 	return Params{P: 3, N: 1000, L: 10, O: 1, G: 1, Sigma: 2}
 }
 
-// RangeError is a parameter outside its allowed range. Field is the
-// parameter's JSON name, which is also its CLI flag and URL key.
-type RangeError struct {
-	Field string
-	Value string
-	Want  string
-}
-
-func (e *RangeError) Error() string {
-	return fmt.Sprintf("%s = %s is out of range: want %s", e.Field, e.Value, e.Want)
-}
-
 // Validate reports the first parameter outside its range, naming it.
 func (p Params) Validate() error {
 	if p.P < 2 || p.P > MaxP {
-		return &RangeError{"P", fmt.Sprint(p.P), fmt.Sprintf("an integer in [2, %d]", MaxP)}
+		return &param.Error{Field: "P", Value: fmt.Sprint(p.P), Want: fmt.Sprintf("an integer in [2, %d]", MaxP)}
 	}
 	if p.N < 1 || p.N > MaxN {
-		return &RangeError{"n", fmt.Sprint(p.N), fmt.Sprintf("an integer in [1, %d]", MaxN)}
+		return &param.Error{Field: "n", Value: fmt.Sprint(p.N), Want: fmt.Sprintf("an integer in [1, %d]", MaxN)}
 	}
 	for _, c := range []struct {
 		field string
@@ -77,5 +67,5 @@ func timeRange(field string, v float64) error {
 	if v >= 0 && v <= maxTime && !math.IsNaN(v) {
 		return nil
 	}
-	return &RangeError{field, fmt.Sprint(v), fmt.Sprintf("a number in [0, %g]", float64(maxTime))}
+	return &param.Error{Field: field, Value: fmt.Sprint(v), Want: fmt.Sprintf("a number in [0, %g]", float64(maxTime))}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"commlab/engine/param"
 	"commlab/engine/sweep"
 	"commlab/engine/trace"
 )
@@ -208,9 +209,9 @@ func TestValidate(t *testing.T) {
 	for field, f := range bad {
 		p := Default()
 		f(&p)
-		var re *RangeError
+		var re *param.Error
 		if err := p.Validate(); !errors.As(err, &re) || re.Field != field {
-			t.Errorf("%s: got %v, want a RangeError on %s", field, err, field)
+			t.Errorf("%s: got %v, want a *param.Error on %s", field, err, field)
 		}
 	}
 	p := Default()
