@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"commlab/engine/param"
 )
 
 // Limits on an Instance, so that a typo cannot allocate the machine away.
@@ -31,18 +33,6 @@ type Instance struct {
 	Throughput float64 `json:"throughput" help:"network throughput, bit/s"`
 }
 
-// RangeError is a field outside its allowed range. Field is the field's
-// JSON name, which is also its CLI flag.
-type RangeError struct {
-	Field string
-	Value string
-	Want  string
-}
-
-func (e *RangeError) Error() string {
-	return fmt.Sprintf("%s = %s is out of range: want %s", e.Field, e.Value, e.Want)
-}
-
 func fmtF(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // Validate reports the first field outside its range, naming it (and the
@@ -50,31 +40,31 @@ func fmtF(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 func (in Instance) Validate() error {
 	p := len(in.MHz)
 	if p < 1 || p > MaxProcs {
-		return &RangeError{"mhz", fmt.Sprintf("%d entries", p), fmt.Sprintf("one clock rate per processor, 1 to %d processors", MaxProcs)}
+		return &param.Error{Field: "mhz", Value: fmt.Sprintf("%d entries", p), Want: fmt.Sprintf("one clock rate per processor, 1 to %d processors", MaxProcs)}
 	}
 	if len(in.Tasks) != p {
-		return &RangeError{"tasks", fmt.Sprintf("%d entries", len(in.Tasks)), fmt.Sprintf("one load per processor: as many as mhz (%d)", p)}
+		return &param.Error{Field: "tasks", Value: fmt.Sprintf("%d entries", len(in.Tasks)), Want: fmt.Sprintf("one load per processor: as many as mhz (%d)", p)}
 	}
 	for i, f := range in.MHz {
 		// From 1 MHz: below it γ = compute/MHz can overflow float64.
 		if !(f >= 1 && f <= 1e6) {
-			return &RangeError{fmt.Sprintf("mhz[%d]", i), fmtF(f), "a clock rate in [1, 1e6] MHz"}
+			return &param.Error{Field: fmt.Sprintf("mhz[%d]", i), Value: fmtF(f), Want: "a clock rate in [1, 1e6] MHz"}
 		}
 	}
 	for i, l := range in.Tasks {
 		if !(l >= 0 && l <= MaxTasks) {
-			return &RangeError{fmt.Sprintf("tasks[%d]", i), fmtF(l), fmt.Sprintf("a load in [0, %g] tasks", MaxTasks)}
+			return &param.Error{Field: fmt.Sprintf("tasks[%d]", i), Value: fmtF(l), Want: fmt.Sprintf("a load in [0, %g] tasks", MaxTasks)}
 		}
 	}
 	switch {
 	case !(in.Compute > 0 && in.Compute <= 1e6):
-		return &RangeError{"compute", fmtF(in.Compute), "10^6 clocks per task in (0, 1e6]"}
+		return &param.Error{Field: "compute", Value: fmtF(in.Compute), Want: "10^6 clocks per task in (0, 1e6]"}
 	case !(in.Comm >= 0 && in.Comm <= 1e6):
-		return &RangeError{"comm", fmtF(in.Comm), "MB per task in [0, 1e6]"}
+		return &param.Error{Field: "comm", Value: fmtF(in.Comm), Want: "MB per task in [0, 1e6]"}
 	case !(in.Latency >= 0 && in.Latency <= 1e3):
-		return &RangeError{"latency", fmtF(in.Latency), "seconds in [0, 1000]"}
+		return &param.Error{Field: "latency", Value: fmtF(in.Latency), Want: "seconds in [0, 1000]"}
 	case !(in.Throughput >= 1 && in.Throughput <= 1e15): // from 1 bit/s, as mhz from 1: β stays finite
-		return &RangeError{"throughput", fmtF(in.Throughput), "bit/s in [1, 1e15]"}
+		return &param.Error{Field: "throughput", Value: fmtF(in.Throughput), Want: "bit/s in [1, 1e15]"}
 	}
 	return nil
 }
@@ -131,11 +121,11 @@ const (
 func Preset(procset int, load string, calibrated bool) (Instance, error) {
 	mhz, ok := ProcSets[procset]
 	if !ok {
-		return Instance{}, &RangeError{"procset", strconv.Itoa(procset), "1 or 2"}
+		return Instance{}, &param.Error{Field: "procset", Value: strconv.Itoa(procset), Want: "1 or 2"}
 	}
 	tasks, ok := loadTable[load]
 	if !ok {
-		return Instance{}, &RangeError{"load", strconv.Quote(load), `one of "` + strings.Join(Loads, `", "`) + `"`}
+		return Instance{}, &param.Error{Field: "load", Value: strconv.Quote(load), Want: `one of "` + strings.Join(Loads, `", "`) + `"`}
 	}
 	in := Instance{
 		MHz: append([]float64(nil), mhz...), Tasks: append([]float64(nil), tasks...),

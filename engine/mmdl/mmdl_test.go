@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"commlab/engine/param"
 	"commlab/engine/trace"
 )
 
@@ -440,9 +441,9 @@ func TestValidate(t *testing.T) {
 		in.Tasks = append([]float64(nil), good.Tasks...)
 		c.edit(&in)
 		err := in.Validate()
-		var re *RangeError
+		var re *param.Error
 		if !errors.As(err, &re) || re.Field != c.field {
-			t.Errorf("%s: got %v, want a RangeError on %s", c.field, err, c.field)
+			t.Errorf("%s: got %v, want a *param.Error on %s", c.field, err, c.field)
 		}
 		if _, err := SteadyState(in); err == nil {
 			t.Errorf("%s: SteadyState accepted it", c.field)

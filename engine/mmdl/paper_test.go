@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"commlab/engine/param"
 )
 
 // paperTable5 is the paper's Table 5, simulated column (s): ProcSet 2,
@@ -170,13 +172,13 @@ func TestParseSched(t *testing.T) {
 		}
 	}
 	_, err := ParseSched("overlapped")
-	var re *RangeError
+	var re *param.Error
 	if !errors.As(err, &re) || re.Field != "schedule" {
-		t.Errorf(`ParseSched("overlapped"): %v, want a RangeError on schedule`, err)
+		t.Errorf(`ParseSched("overlapped"): %v, want a *param.Error on schedule`, err)
 	}
 	in, _ := Preset(2, "2", true)
 	st, _ := SteadyState(in)
 	if _, err := Rounds(in, st, 5, Sched(7)); !errors.As(err, &re) || re.Field != "schedule" {
-		t.Errorf("Rounds(Sched(7)): %v, want a RangeError on schedule", err)
+		t.Errorf("Rounds(Sched(7)): %v, want a *param.Error on schedule", err)
 	}
 }

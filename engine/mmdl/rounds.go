@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"commlab/engine/param"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/internal/permsort"
@@ -135,7 +136,7 @@ func (s Sched) String() string {
 	return fmt.Sprintf("Sched(%d)", s)
 }
 
-// ParseSched reads a schedule's name; anything else is a RangeError on
+// ParseSched reads a schedule's name; anything else is a *param.Error on
 // the field "schedule".
 func ParseSched(name string) (Sched, error) {
 	for i, n := range Scheds {
@@ -143,7 +144,7 @@ func ParseSched(name string) (Sched, error) {
 			return Sched(i), nil
 		}
 	}
-	return Paper, &RangeError{"schedule", strconv.Quote(name), `"paper" or "overlap"`}
+	return Paper, &param.Error{Field: "schedule", Value: strconv.Quote(name), Want: `"paper" or "overlap"`}
 }
 
 // MarshalText writes the schedule's name.
@@ -175,10 +176,10 @@ func Rounds(in Instance, st Steady, R int, sched Sched) (*Schedule, error) {
 		return nil, err
 	}
 	if R < 1 || R > MaxRounds {
-		return nil, &RangeError{"rounds", itoa(R), fmt.Sprintf("an integer in [1, %d]", MaxRounds)}
+		return nil, &param.Error{Field: "rounds", Value: itoa(R), Want: fmt.Sprintf("an integer in [1, %d]", MaxRounds)}
 	}
 	if sched != Paper && sched != Overlap {
-		return nil, &RangeError{"schedule", itoa(int(sched)), `"paper" or "overlap"`}
+		return nil, &param.Error{Field: "schedule", Value: itoa(int(sched)), Want: `"paper" or "overlap"`}
 	}
 	p := len(in.MHz)
 	tr, err := transfersOf(st, p)

@@ -1,6 +1,10 @@
 package mmdl
 
-import "slices"
+import (
+	"slices"
+
+	"commlab/engine/param"
+)
 
 // Transfer is one flow of the steady state: Tasks tasks from From to To.
 type Transfer struct {
@@ -32,7 +36,7 @@ const DenseFlowLimit = 2048
 // package doc derives it) and fills Flow, Final and Transfers.
 func SteadyState(in Instance) (Steady, error) {
 	if len(in.MHz) > DenseFlowLimit {
-		return Steady{}, &RangeError{"mhz", "a list of " + itoa(len(in.MHz)) + " processors", "at most " + itoa(DenseFlowLimit) + " for the dense flow matrix (SteadyStateSparse has no limit)"}
+		return Steady{}, &param.Error{Field: "mhz", Value: "a list of " + itoa(len(in.MHz)) + " processors", Want: "at most " + itoa(DenseFlowLimit) + " for the dense flow matrix (SteadyStateSparse has no limit)"}
 	}
 	st, err := SteadyStateSparse(in)
 	if err != nil {

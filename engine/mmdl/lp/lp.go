@@ -9,6 +9,7 @@ import (
 	golp "gonum.org/v1/gonum/optimize/convex/lp"
 
 	"commlab/engine/mmdl"
+	"commlab/engine/param"
 )
 
 // MaxProcs bounds the programme's size: P(P−1) flow variables in a dense
@@ -24,18 +25,18 @@ func SteadyStatePairwise(in mmdl.Instance, beta [][]float64) (mmdl.Steady, error
 	}
 	p := in.Procs()
 	if p > MaxProcs {
-		return mmdl.Steady{}, &mmdl.RangeError{Field: "mhz", Value: fmt.Sprintf("%d entries", p), Want: fmt.Sprintf("at most %d processors for the LP", MaxProcs)}
+		return mmdl.Steady{}, &param.Error{Field: "mhz", Value: fmt.Sprintf("%d entries", p), Want: fmt.Sprintf("at most %d processors for the LP", MaxProcs)}
 	}
 	if len(beta) != p {
-		return mmdl.Steady{}, &mmdl.RangeError{Field: "beta", Value: fmt.Sprintf("%d rows", len(beta)), Want: fmt.Sprintf("one row per processor (%d)", p)}
+		return mmdl.Steady{}, &param.Error{Field: "beta", Value: fmt.Sprintf("%d rows", len(beta)), Want: fmt.Sprintf("one row per processor (%d)", p)}
 	}
 	for i, row := range beta {
 		if len(row) != p {
-			return mmdl.Steady{}, &mmdl.RangeError{Field: fmt.Sprintf("beta[%d]", i), Value: fmt.Sprintf("%d entries", len(row)), Want: fmt.Sprintf("one per processor (%d)", p)}
+			return mmdl.Steady{}, &param.Error{Field: fmt.Sprintf("beta[%d]", i), Value: fmt.Sprintf("%d entries", len(row)), Want: fmt.Sprintf("one per processor (%d)", p)}
 		}
 		for j, b := range row {
 			if i != j && !(b >= 0 && b <= 1e6) {
-				return mmdl.Steady{}, &mmdl.RangeError{Field: fmt.Sprintf("beta[%d][%d]", i, j), Value: fmt.Sprint(b), Want: "seconds per task in [0, 1e6]"}
+				return mmdl.Steady{}, &param.Error{Field: fmt.Sprintf("beta[%d][%d]", i, j), Value: fmt.Sprint(b), Want: "seconds per task in [0, 1e6]"}
 			}
 		}
 	}

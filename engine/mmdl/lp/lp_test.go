@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"commlab/engine/mmdl"
+	"commlab/engine/param"
 )
 
 func near(a, b, rel float64) bool { return math.Abs(a-b) <= rel*max(1, math.Abs(a), math.Abs(b)) }
@@ -111,9 +112,9 @@ func TestBadInput(t *testing.T) {
 		"beta[0][1]": func() [][]float64 { m := Uniform(8, 1e-5); m[0][1] = -1; return m }(),
 	} {
 		_, err := SteadyStatePairwise(in, beta)
-		re, ok := err.(*mmdl.RangeError)
+		re, ok := err.(*param.Error)
 		if !ok || re.Field != name {
-			t.Errorf("%s: got %v, want a RangeError on %s", name, err, name)
+			t.Errorf("%s: got %v, want a *param.Error on %s", name, err, name)
 		}
 	}
 }
