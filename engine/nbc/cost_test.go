@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"commlab/engine/cost"
+	"commlab/engine/param"
 )
 
 // eventFactor and bytesFactor are how loose Estimate's bounds may be:
@@ -175,9 +176,9 @@ func TestIssue26Refused(t *testing.T) {
 			p := Default()
 			p.Method, p.Oversubscribe, p.TimeSlice, p.ContextSwitch = m, true, ts, 0
 			err := p.Validate()
-			re, ok := err.(*RangeError)
+			re, ok := err.(*param.Error)
 			if !ok || re.Field != "time_slice" {
-				t.Errorf("%s time_slice %g: %v, want a RangeError on time_slice", m, ts, err)
+				t.Errorf("%s time_slice %g: %v, want a *param.Error on time_slice", m, ts, err)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"commlab/engine/param"
 	"commlab/engine/trace"
 )
 
@@ -434,9 +435,9 @@ func TestValidate(t *testing.T) {
 		p := Default()
 		tc.edit(&p)
 		_, err := Run(p, nil)
-		var re *RangeError
+		var re *param.Error
 		if !errors.As(err, &re) || re.Field != tc.field {
-			t.Errorf("%s: got %v, want a RangeError on %s", tc.field, err, tc.field)
+			t.Errorf("%s: got %v, want a *param.Error on %s", tc.field, err, tc.field)
 		}
 	}
 	if err := Default().Validate(); err != nil {

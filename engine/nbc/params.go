@@ -3,7 +3,8 @@ package nbc
 import (
 	"fmt"
 	"math"
-	"strings"
+
+	"commlab/engine/param"
 )
 
 // Method is one implementation of the non-blocking Alltoall the paper
@@ -32,38 +33,19 @@ const (
 )
 
 // Methods lists the methods in the order of the paper's Fig. 1 and 2.
-var Methods = []Method{NBCFNoOvlp, NBCFTest, NBCFNoTest, NBCT, MPI, TCC}
+var Methods = param.Choices[Method]{NBCFNoOvlp, NBCFTest, NBCFNoTest, NBCT, MPI, TCC}
 
 // String returns the method's name, which is also its CLI and URL value.
 func (m Method) String() string { return string(m) }
 
 // Set parses a method name; with String it makes *Method a flag.Value.
 func (m *Method) Set(s string) error {
-	for _, x := range Methods {
-		if string(x) == s {
-			*m = x
-			return nil
-		}
+	x, ok := Methods.Parse(s)
+	if !ok {
+		return fmt.Errorf("unknown method %q (want one of %s)", s, Methods.List())
 	}
-	return fmt.Errorf("unknown method %q (want one of %s)", s, methodList())
-}
-
-func methodList() string {
-	s := make([]string, len(Methods))
-	for i, m := range Methods {
-		s[i] = string(m)
-	}
-	return strings.Join(s, ", ")
-}
-
-// valid reports whether m is one of Methods.
-func (m Method) valid() bool {
-	for _, x := range Methods {
-		if x == m {
-			return true
-		}
-	}
-	return false
+	*m = x
+	return nil
 }
 
 // LibNBC reports whether the method is one of LibNBC's (schedule of
@@ -360,18 +342,6 @@ func (p Params) ComputeThreads() int {
 	return p.Cores
 }
 
-// RangeError is a parameter outside its allowed range. Field is the
-// parameter's JSON name, which is also its CLI flag and URL key.
-type RangeError struct {
-	Field string
-	Value string
-	Want  string
-}
-
-func (e *RangeError) Error() string {
-	return fmt.Sprintf("%s = %s is out of range: want %s", e.Field, e.Value, e.Want)
-}
-
 // Validate reports the first parameter outside its range, naming it.
 func (p Params) Validate() error {
 	ints := []struct {
@@ -388,33 +358,33 @@ func (p Params) Validate() error {
 		{"sockets", p.Sockets, 1, max(1, p.Cores)},
 	}
 	if !(p.Msg >= 1 && p.Msg <= MaxMsg) {
-		return &RangeError{"msg", fmt.Sprint(p.Msg), fmt.Sprintf("a size in bytes in [1, %d]", MaxMsg)}
+		return &param.Error{Field: "msg", Value: fmt.Sprint(p.Msg), Want: fmt.Sprintf("a size in bytes in [1, %d]", MaxMsg)}
 	}
 	for _, c := range ints[:3] {
 		if c.v < c.lo || c.v > c.hi {
-			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("an integer in [%d, %d]", c.lo, c.hi)}
+			return &param.Error{Field: c.field, Value: fmt.Sprint(c.v), Want: fmt.Sprintf("an integer in [%d, %d]", c.lo, c.hi)}
 		}
 	}
-	if !p.Method.valid() {
-		return &RangeError{"method", fmt.Sprintf("%q", string(p.Method)), "one of " + methodList()}
+	if !Methods.Valid(p.Method) {
+		return Methods.Error("method", string(p.Method))
 	}
 	for _, c := range ints[3:] {
 		if c.v < c.lo || c.v > c.hi {
-			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("an integer in [%d, %d]", c.lo, c.hi)}
+			return &param.Error{Field: c.field, Value: fmt.Sprint(c.v), Want: fmt.Sprintf("an integer in [%d, %d]", c.lo, c.hi)}
 		}
 	}
 	if p.TestThreads != TestAll && p.TestThreads != TestMaster {
-		return &RangeError{"test_threads", fmt.Sprintf("%q", p.TestThreads), TestAll + " or " + TestMaster}
+		return &param.Error{Field: "test_threads", Value: fmt.Sprintf("%q", p.TestThreads), Want: TestAll + " or " + TestMaster}
 	}
 	if !(p.DMATraffic >= 0 && p.DMATraffic <= 1) {
-		return &RangeError{"dma_traffic", fmt.Sprint(p.DMATraffic), "a ratio in [0, 1]"}
+		return &param.Error{Field: "dma_traffic", Value: fmt.Sprint(p.DMATraffic), Want: "a ratio in [0, 1]"}
 	}
 	if !(p.PollInterference >= 0 && p.PollInterference <= MaxPollInterference) {
-		return &RangeError{"poll_interference", fmt.Sprint(p.PollInterference), fmt.Sprintf("a ratio in [0, %d]", MaxPollInterference)}
+		return &param.Error{Field: "poll_interference", Value: fmt.Sprint(p.PollInterference), Want: fmt.Sprintf("a ratio in [0, %d]", MaxPollInterference)}
 	}
 	for _, c := range []struct{ field, v string }{{"alltoall", p.Alltoall}, {"nbc_alltoall", p.NBCAlltoall}} {
 		if c.v != Pairwise && c.v != AllAtOnce {
-			return &RangeError{c.field, fmt.Sprintf("%q", c.v), "pairwise or all-at-once"}
+			return &param.Error{Field: c.field, Value: fmt.Sprintf("%q", c.v), Want: "pairwise or all-at-once"}
 		}
 	}
 	for _, c := range []struct {
@@ -424,25 +394,25 @@ func (p Params) Validate() error {
 		{"progress_call", p.ProgressCall}, {"request_test", p.RequestTest}, {"mutex_handoff", p.MutexHandoff},
 		{"context_switch", p.ContextSwitch}, {"thread_create", p.ThreadCreate}, {"fork_join", p.ForkJoin}} {
 		if !(c.v >= 0 && c.v <= maxTime) {
-			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a time in seconds in [0, %g]", maxTime)}
+			return &param.Error{Field: c.field, Value: fmt.Sprint(c.v), Want: fmt.Sprintf("a time in seconds in [0, %g]", maxTime)}
 		}
 	}
 	if !(p.TimeSlice >= MinTimeSlice && p.TimeSlice <= maxTime) {
-		return &RangeError{"time_slice", fmt.Sprint(p.TimeSlice), fmt.Sprintf("a time in seconds in [%g, %g] (Linux's CFS refuses a granularity under 100 µs)", MinTimeSlice, maxTime)}
+		return &param.Error{Field: "time_slice", Value: fmt.Sprint(p.TimeSlice), Want: fmt.Sprintf("a time in seconds in [%g, %g] (Linux's CFS refuses a granularity under 100 µs)", MinTimeSlice, maxTime)}
 	}
 	for _, c := range []struct {
 		field string
 		v     float64
 	}{{"bandwidth", p.Bandwidth}, {"socket_bandwidth", p.SocketBandwidth}, {"core_bandwidth", p.CoreBandwidth}, {"copy_bandwidth", p.CopyBandwidth}} {
 		if !(c.v >= minRate && c.v <= maxRate) {
-			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a bandwidth in B/s in [%g, %g]", float64(minRate), maxRate)}
+			return &param.Error{Field: c.field, Value: fmt.Sprint(c.v), Want: fmt.Sprintf("a bandwidth in B/s in [%g, %g]", float64(minRate), maxRate)}
 		}
 	}
 	if !(p.EagerLimit >= 0 && p.EagerLimit <= MaxMsg) {
-		return &RangeError{"eager_limit", fmt.Sprint(p.EagerLimit), fmt.Sprintf("a size in bytes in [0, %d]", MaxMsg)}
+		return &param.Error{Field: "eager_limit", Value: fmt.Sprint(p.EagerLimit), Want: fmt.Sprintf("a size in bytes in [0, %d]", MaxMsg)}
 	}
 	if !(p.ElemBytes > 0 && p.ElemBytes <= 1024) || math.IsInf(p.ElemBytes, 0) {
-		return &RangeError{"elem_bytes", fmt.Sprint(p.ElemBytes), "a size in bytes in (0, 1024]"}
+		return &param.Error{Field: "elem_bytes", Value: fmt.Sprint(p.ElemBytes), Want: "a size in bytes in (0, 1024]"}
 	}
 	return nil
 }
