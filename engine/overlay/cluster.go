@@ -3,6 +3,7 @@ package overlay
 import (
 	"fmt"
 
+	"commlab/engine/param"
 	"commlab/engine/topology"
 )
 
@@ -67,7 +68,7 @@ func fromTree(t *topology.Tree, procs int) (*cluster, error) {
 		return nil, err
 	}
 	if procs < len(t.Nodes) {
-		return nil, &RangeError{"procs", fmt.Sprint(procs), fmt.Sprintf("at least the tree's %d nodes", len(t.Nodes))}
+		return nil, &param.Error{Field: "procs", Value: fmt.Sprint(procs), Want: fmt.Sprintf("at least the tree's %d nodes", len(t.Nodes))}
 	}
 	parent := make([]int, len(t.Switches))
 	on := make([][]int, len(t.Switches))

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"commlab/engine/des"
+	"commlab/engine/param"
 	"commlab/engine/progress"
 	"commlab/engine/topology"
 	"commlab/engine/trace"
@@ -147,7 +148,7 @@ func RunISOn(p Params, t *topology.Tree, rng *rand.Rand, rec *trace.Trace) (Resu
 		return Result{}, err
 	}
 	if p.Nodes != len(t.Nodes) {
-		return Result{}, &RangeError{"nodes", fmt.Sprint(p.Nodes), fmt.Sprintf("the tree's node count, %d", len(t.Nodes))}
+		return Result{}, &param.Error{Field: "nodes", Value: fmt.Sprint(p.Nodes), Want: fmt.Sprintf("the tree's node count, %d", len(t.Nodes))}
 	}
 	cl, err := fromTree(t, p.Procs)
 	if err != nil {

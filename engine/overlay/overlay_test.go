@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"commlab/engine/param"
 	"commlab/engine/topology"
 	"commlab/engine/trace"
 )
@@ -378,9 +379,9 @@ func TestBadParams(t *testing.T) {
 		p := Default()
 		f(&p)
 		_, err := RunIS(p, rng(1), nil)
-		var re *RangeError
+		var re *param.Error
 		if !errors.As(err, &re) || re.Field != field {
-			t.Errorf("%s: got %v, want a RangeError on %s", field, err, field)
+			t.Errorf("%s: got %v, want a *param.Error on %s", field, err, field)
 		}
 	}
 	if err := Default().Validate(); err != nil {
@@ -428,7 +429,7 @@ func TestPathDeepTree(t *testing.T) {
 		t.Errorf("static connections mean %g, max %g; want 20", r.StaticMean, r.StaticMax)
 	}
 	p.Nodes = 64
-	var re *RangeError
+	var re *param.Error
 	if _, err := RunISOn(p, topology.PaperCluster(), rng(10), nil); !errors.As(err, &re) || re.Field != "nodes" {
 		t.Errorf("node count mismatch: %v", err)
 	}

@@ -2,7 +2,8 @@ package overlay
 
 import (
 	"fmt"
-	"strings"
+
+	"commlab/engine/param"
 )
 
 // Policy is how each process chooses its static connections (the paper's
@@ -23,37 +24,19 @@ const (
 )
 
 // Policies lists the policies in the order of the paper's Fig. 5.
-var Policies = []Policy{Topology, All, Random}
+var Policies = param.Choices[Policy]{Topology, All, Random}
 
 // String returns the policy's name, which is also its CLI and URL value.
 func (p Policy) String() string { return string(p) }
 
 // Set parses a policy name; with String it makes *Policy a flag.Value.
 func (p *Policy) Set(s string) error {
-	for _, x := range Policies {
-		if string(x) == s {
-			*p = x
-			return nil
-		}
+	x, ok := Policies.Parse(s)
+	if !ok {
+		return fmt.Errorf("unknown policy %q (want one of %s)", s, Policies.List())
 	}
-	return fmt.Errorf("unknown policy %q (want one of %s)", s, policyList())
-}
-
-func policyList() string {
-	s := make([]string, len(Policies))
-	for i, p := range Policies {
-		s[i] = string(p)
-	}
-	return strings.Join(s, ", ")
-}
-
-func (p Policy) valid() bool {
-	for _, x := range Policies {
-		if x == p {
-			return true
-		}
-	}
-	return false
+	*p = x
+	return nil
 }
 
 // Pattern is the order in which a process sends the exchange's messages
@@ -76,20 +59,19 @@ const (
 )
 
 // Patterns lists the patterns.
-var Patterns = []Pattern{PatternShift, PatternPairwise, PatternRandom}
+var Patterns = param.Choices[Pattern]{PatternShift, PatternPairwise, PatternRandom}
 
 // String returns the pattern's name, its CLI and URL value.
 func (p Pattern) String() string { return string(p) }
 
 // Set parses a pattern name; with String it makes *Pattern a flag.Value.
 func (p *Pattern) Set(s string) error {
-	for _, x := range Patterns {
-		if string(x) == s {
-			*p = x
-			return nil
-		}
+	x, ok := Patterns.Parse(s)
+	if !ok {
+		return fmt.Errorf("unknown pattern %q (want one of %s)", s, Patterns.List())
 	}
-	return fmt.Errorf("unknown pattern %q (want one of shift, pairwise, random)", s)
+	*p = x
+	return nil
 }
 
 // Handshake is who completes a shortcut's TCP handshake, and so when a
@@ -127,7 +109,7 @@ const (
 )
 
 // Handshakes lists the handshake readings, the default first.
-var Handshakes = []Handshake{HandshakeKernel, HandshakeApplication}
+var Handshakes = param.Choices[Handshake]{HandshakeKernel, HandshakeApplication}
 
 // String returns the reading's name, its CLI and URL value.
 func (h Handshake) String() string { return string(h) }
@@ -135,13 +117,12 @@ func (h Handshake) String() string { return string(h) }
 // Set parses a reading's name; with String it makes *Handshake a
 // flag.Value.
 func (h *Handshake) Set(s string) error {
-	for _, x := range Handshakes {
-		if string(x) == s {
-			*h = x
-			return nil
-		}
+	x, ok := Handshakes.Parse(s)
+	if !ok {
+		return fmt.Errorf("unknown handshake %q (want kernel or application)", s)
 	}
-	return fmt.Errorf("unknown handshake %q (want kernel or application)", s)
+	*h = x
+	return nil
 }
 
 // Limits of the parameters.
@@ -294,23 +275,11 @@ var CostSources = []CostSource{
 	},
 }
 
-// RangeError is a parameter outside its allowed range. Field is the
-// parameter's JSON name, which is also its CLI flag and URL key.
-type RangeError struct {
-	Field string
-	Value string
-	Want  string
-}
-
-func (e *RangeError) Error() string {
-	return fmt.Sprintf("%s = %s is out of range: want %s", e.Field, e.Value, e.Want)
-}
-
 // Validate reports the first parameter outside its range, naming it.
 func (p Params) Validate() error {
 	intRange := func(field string, v, lo, hi int) error {
 		if v < lo || v > hi {
-			return &RangeError{field, fmt.Sprint(v), fmt.Sprintf("an integer in [%d, %d]", lo, hi)}
+			return &param.Error{Field: field, Value: fmt.Sprint(v), Want: fmt.Sprintf("an integer in [%d, %d]", lo, hi)}
 		}
 		return nil
 	}
@@ -318,7 +287,7 @@ func (p Params) Validate() error {
 		return err
 	}
 	if p.Procs < max(2, p.Nodes) || p.Procs > MaxProcs {
-		return &RangeError{"procs", fmt.Sprint(p.Procs), fmt.Sprintf("an integer in [%d, %d] (at least nodes)", max(2, p.Nodes), MaxProcs)}
+		return &param.Error{Field: "procs", Value: fmt.Sprint(p.Procs), Want: fmt.Sprintf("an integer in [%d, %d] (at least nodes)", max(2, p.Nodes), MaxProcs)}
 	}
 	if err := intRange("switches", p.Switches, 1, p.Nodes); err != nil {
 		return err
@@ -327,21 +296,19 @@ func (p Params) Validate() error {
 		return err
 	}
 	if p.Fill > 0 && p.Switches != (p.Nodes+p.Fill-1)/p.Fill {
-		return &RangeError{"switches", fmt.Sprint(p.Switches), fmt.Sprintf("%d: with fill = %d, ceil(nodes / fill)", (p.Nodes+p.Fill-1)/p.Fill, p.Fill)}
+		return &param.Error{Field: "switches", Value: fmt.Sprint(p.Switches), Want: fmt.Sprintf("%d: with fill = %d, ceil(nodes / fill)", (p.Nodes+p.Fill-1)/p.Fill, p.Fill)}
 	}
-	switch p.Pattern {
-	case PatternShift, PatternPairwise, PatternRandom:
-	default:
-		return &RangeError{"pattern", fmt.Sprintf("%q", string(p.Pattern)), "one of shift, pairwise, random"}
+	if !Patterns.Valid(p.Pattern) {
+		return Patterns.Error("pattern", string(p.Pattern))
 	}
 	if err := intRange("chunk_bytes", p.ChunkBytes, 0, 1<<30); err != nil {
 		return err
 	}
-	if p.Handshake != HandshakeKernel && p.Handshake != HandshakeApplication {
-		return &RangeError{"handshake", fmt.Sprintf("%q", string(p.Handshake)), "one of kernel, application"}
+	if !Handshakes.Valid(p.Handshake) {
+		return Handshakes.Error("handshake", string(p.Handshake))
 	}
-	if !p.Policy.valid() {
-		return &RangeError{"policy", fmt.Sprintf("%q", string(p.Policy)), "one of " + policyList()}
+	if !Policies.Valid(p.Policy) {
+		return Policies.Error("policy", string(p.Policy))
 	}
 	if err := intRange("cache", p.Cache, 0, p.Procs-1); err != nil {
 		return err
@@ -349,7 +316,7 @@ func (p Params) Validate() error {
 	// Checked under the random policy only: the others do not use it, and
 	// its default (64) must not stop a smaller cluster.
 	if p.Policy == Random && p.RandomDegree < 2 || p.Policy == Random && (p.RandomDegree > p.Procs-1 || p.RandomDegree%2 != 0) {
-		return &RangeError{"random_degree", fmt.Sprint(p.RandomDegree), fmt.Sprintf("an even integer in [2, %d]", p.Procs-1)}
+		return &param.Error{Field: "random_degree", Value: fmt.Sprint(p.RandomDegree), Want: fmt.Sprintf("an even integer in [2, %d]", p.Procs-1)}
 	}
 	for _, c := range []struct {
 		field     string
@@ -373,18 +340,18 @@ func (p Params) Validate() error {
 		{"handshake_cpu", p.HandshakeCPU}, {"teardown_cpu", p.TeardownCPU},
 	} {
 		if !(c.v >= 0 && c.v <= maxTime) {
-			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a time in [0, %g] s", maxTime)}
+			return &param.Error{Field: c.field, Value: fmt.Sprint(c.v), Want: fmt.Sprintf("a time in [0, %g] s", maxTime)}
 		}
 	}
 	if !(p.KeyBytes > 0 && p.KeyBytes <= 1024) {
-		return &RangeError{"key_bytes", fmt.Sprint(p.KeyBytes), "a size in (0, 1024] bytes"}
+		return &param.Error{Field: "key_bytes", Value: fmt.Sprint(p.KeyBytes), Want: "a size in (0, 1024] bytes"}
 	}
 	for _, c := range []struct {
 		field string
 		v     float64
 	}{{"bandwidth", p.Bandwidth}, {"relay_bandwidth", p.RelayBandwidth}} {
 		if !(c.v >= minRate && c.v <= maxRate) {
-			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a rate in [%g, %g] B/s", float64(minRate), maxRate)}
+			return &param.Error{Field: c.field, Value: fmt.Sprint(c.v), Want: fmt.Sprintf("a rate in [%g, %g] B/s", float64(minRate), maxRate)}
 		}
 	}
 	return nil
