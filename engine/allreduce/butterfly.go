@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"commlab/engine/noise"
+	"commlab/engine/param"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
 )
@@ -93,7 +94,7 @@ func (s *Simulator) Run(p Params, rng *rand.Rand, rec *trace.Trace) (Result, err
 		return Result{}, err
 	}
 	if rec != nil && p.P > MaxTraceP {
-		return Result{}, &RangeError{"P", fmt.Sprint(p.P), fmt.Sprintf("at most %d when recording a trace", MaxTraceP)}
+		return Result{}, &param.Error{Field: "P", Value: fmt.Sprint(p.P), Want: fmt.Sprintf("at most %d when recording a trace", MaxTraceP)}
 	}
 	osn, net, err := noiseModels(p, noise.NewKey(rng))
 	if err != nil {

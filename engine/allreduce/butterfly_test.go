@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"commlab/engine/noise"
+	"commlab/engine/param"
 	"commlab/engine/trace"
 )
 
@@ -334,9 +335,9 @@ func TestValidate(t *testing.T) {
 		p := Default()
 		tc.edit(&p)
 		err := p.Validate()
-		re, isRange := err.(*RangeError)
+		re, isRange := err.(*param.Error)
 		if !isRange || re.Field != tc.field {
-			t.Errorf("%+v: got error %v, want a RangeError on %s", p, err, tc.field)
+			t.Errorf("%+v: got error %v, want a *param.Error on %s", p, err, tc.field)
 		}
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"strconv"
-	"strings"
+
+	"commlab/engine/param"
 )
 
 // MaxP is the largest number of processes Run accepts: 2^24 processes use
@@ -70,6 +70,9 @@ const (
 
 var osPhaseNames = [...]string{PhaseFirst: "first", PhaseStationary: "stationary"}
 
+// osPhases is the values in the order of their names.
+var osPhases = param.Choices[OSPhase]{PhaseFirst, PhaseStationary}
+
 // OSPhases are the names OSPhase accepts, in order.
 func OSPhases() []string { return osPhaseNames[:] }
 
@@ -82,20 +85,19 @@ func (o OSPhase) String() string {
 
 // Set parses a name (flag.Value); the error lists the names allowed.
 func (o *OSPhase) Set(s string) error {
-	for i, n := range osPhaseNames {
-		if s == n {
-			*o = OSPhase(i)
-			return nil
-		}
+	x, ok := osPhases.Parse(s)
+	if !ok {
+		return fmt.Errorf("want one of %s", osPhases.List())
 	}
-	return fmt.Errorf("want one of %s", strings.Join(osPhaseNames[:], ", "))
+	*o = x
+	return nil
 }
 
 func (o OSPhase) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
 func (o *OSPhase) UnmarshalText(b []byte) error {
 	if err := o.Set(string(b)); err != nil {
-		return &RangeError{"os_phase", strconv.Quote(string(b)), "one of " + strings.Join(osPhaseNames[:], ", ")}
+		return osPhases.Error("os_phase", string(b))
 	}
 	return nil
 }
@@ -116,6 +118,9 @@ const (
 
 var netWaitNames = [...]string{WaitPeriod: "period", WaitInverse: "inverse"}
 
+// netWaits is the values in the order of their names.
+var netWaits = param.Choices[NetWait]{WaitPeriod, WaitInverse}
+
 // NetWaits are the names NetWait accepts, in order.
 func NetWaits() []string { return netWaitNames[:] }
 
@@ -128,20 +133,19 @@ func (w NetWait) String() string {
 
 // Set parses a name (flag.Value); the error lists the names allowed.
 func (w *NetWait) Set(s string) error {
-	for i, n := range netWaitNames {
-		if s == n {
-			*w = NetWait(i)
-			return nil
-		}
+	x, ok := netWaits.Parse(s)
+	if !ok {
+		return fmt.Errorf("want one of %s", netWaits.List())
 	}
-	return fmt.Errorf("want one of %s", strings.Join(netWaitNames[:], ", "))
+	*w = x
+	return nil
 }
 
 func (w NetWait) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
 
 func (w *NetWait) UnmarshalText(b []byte) error {
 	if err := w.Set(string(b)); err != nil {
-		return &RangeError{"net_wait", strconv.Quote(string(b)), "one of " + strings.Join(netWaitNames[:], ", ")}
+		return netWaits.Error("net_wait", string(b))
 	}
 	return nil
 }
@@ -169,6 +173,9 @@ const (
 
 var osHitsNames = [...]string{HitsWall: "wall", HitsCompute: "compute"}
 
+// osHitsChoices is the values in the order of their names.
+var osHitsChoices = param.Choices[OSHits]{HitsWall, HitsCompute}
+
 // OSHitsNames are the names OSHits accepts, in order.
 func OSHitsNames() []string { return osHitsNames[:] }
 
@@ -181,20 +188,19 @@ func (h OSHits) String() string {
 
 // Set parses a name (flag.Value); the error lists the names allowed.
 func (h *OSHits) Set(s string) error {
-	for i, n := range osHitsNames {
-		if s == n {
-			*h = OSHits(i)
-			return nil
-		}
+	x, ok := osHitsChoices.Parse(s)
+	if !ok {
+		return fmt.Errorf("want one of %s", osHitsChoices.List())
 	}
-	return fmt.Errorf("want one of %s", strings.Join(osHitsNames[:], ", "))
+	*h = x
+	return nil
 }
 
 func (h OSHits) MarshalText() ([]byte, error) { return []byte(h.String()), nil }
 
 func (h *OSHits) UnmarshalText(b []byte) error {
 	if err := h.Set(string(b)); err != nil {
-		return &RangeError{"os_hits", strconv.Quote(string(b)), "one of " + strings.Join(osHitsNames[:], ", ")}
+		return osHitsChoices.Error("os_hits", string(b))
 	}
 	return nil
 }
@@ -229,18 +235,6 @@ func (p Params) Work() float64 { return float64(p.Gamma * p.N) }
 // butterfly without jitter.
 func (p Params) NoJitterTime() float64 { return float64(p.K()) * (p.Tcomm() + p.Work()) }
 
-// RangeError is a parameter outside its allowed range. Field is the
-// parameter's JSON name, which is also its CLI flag and URL key.
-type RangeError struct {
-	Field string
-	Value string
-	Want  string
-}
-
-func (e *RangeError) Error() string {
-	return fmt.Sprintf("%s = %s is out of range: want %s", e.Field, e.Value, e.Want)
-}
-
 func timeErr(field string, v float64, lo, hi float64, openLo bool) error {
 	ok := v <= hi && (v > lo || (!openLo && v == lo))
 	if ok && !math.IsNaN(v) {
@@ -250,13 +244,13 @@ func timeErr(field string, v float64, lo, hi float64, openLo bool) error {
 	if openLo {
 		br = "("
 	}
-	return &RangeError{field, fmt.Sprint(v), fmt.Sprintf("a number in %s%g, %g]", br, lo, hi)}
+	return &param.Error{Field: field, Value: fmt.Sprint(v), Want: fmt.Sprintf("a number in %s%g, %g]", br, lo, hi)}
 }
 
 // Validate reports the first parameter outside its range, naming it.
 func (p Params) Validate() error {
 	if p.P < 2 || p.P > MaxP || p.P&(p.P-1) != 0 {
-		return &RangeError{"P", fmt.Sprint(p.P), fmt.Sprintf("a power of two in [2, %d]", MaxP)}
+		return &param.Error{Field: "P", Value: fmt.Sprint(p.P), Want: fmt.Sprintf("a power of two in [2, %d]", MaxP)}
 	}
 	for _, c := range []struct {
 		field  string
@@ -277,34 +271,34 @@ func (p Params) Validate() error {
 	}
 	if p.OSJitter || p.NetNoise {
 		if !(p.Duration > 0 && p.Duration < p.Period) {
-			return &RangeError{"duration", fmt.Sprint(p.Duration), fmt.Sprintf("a number in (0, period=%g)", p.Period)}
+			return &param.Error{Field: "duration", Value: fmt.Sprint(p.Duration), Want: fmt.Sprintf("a number in (0, period=%g)", p.Period)}
 		}
 	} else if err := timeErr("duration", p.Duration, 0, p.Period, false); err != nil {
 		return err
 	}
-	if int(p.OSPhase) >= len(osPhaseNames) {
-		return &RangeError{"os_phase", p.OSPhase.String(), "one of " + strings.Join(osPhaseNames[:], ", ")}
+	if !osPhases.Valid(p.OSPhase) {
+		return &param.Error{Field: "os_phase", Value: p.OSPhase.String(), Want: "one of " + osPhases.List()}
 	}
-	if int(p.OSHits) >= len(osHitsNames) {
-		return &RangeError{"os_hits", p.OSHits.String(), "one of " + strings.Join(osHitsNames[:], ", ")}
+	if !osHitsChoices.Valid(p.OSHits) {
+		return &param.Error{Field: "os_hits", Value: p.OSHits.String(), Want: "one of " + osHitsChoices.List()}
 	}
-	if int(p.NetWait) >= len(netWaitNames) {
-		return &RangeError{"net_wait", p.NetWait.String(), "one of " + strings.Join(netWaitNames[:], ", ")}
+	if !netWaits.Valid(p.NetWait) {
+		return &param.Error{Field: "net_wait", Value: p.NetWait.String(), Want: "one of " + netWaits.List()}
 	}
 	// 1/period must stay finite; a mean wait of more than 1e12 s meets no
 	// event in any run anyway, so the bound costs nothing.
 	if p.NetNoise && p.NetWait == WaitInverse && !(p.Period >= 1e-12) {
-		return &RangeError{"period", fmt.Sprint(p.Period), "a number in [1e-12, 1000] with net_wait=inverse (the mean wait 1/period must stay finite)"}
+		return &param.Error{Field: "period", Value: fmt.Sprint(p.Period), Want: "a number in [1e-12, 1000] with net_wait=inverse (the mean wait 1/period must stay finite)"}
 	}
 	// Each network-noise event holds a port for duration; events that come
 	// faster than that (duration ≥ the mean wait) keep a port busy for
 	// good, and a message waiting on it waits without end. With
 	// net_wait=period that is the duration < period rule above.
 	if p.NetNoise && p.NetWait == WaitInverse && !(p.Duration < 1/p.Period) {
-		return &RangeError{"duration", fmt.Sprint(p.Duration), fmt.Sprintf("a number in (0, 1/period=%g) with net_wait=inverse (a port must be free part of the time: the noise's duration below its mean wait)", 1/p.Period)}
+		return &param.Error{Field: "duration", Value: fmt.Sprint(p.Duration), Want: fmt.Sprintf("a number in (0, 1/period=%g) with net_wait=inverse (a port must be free part of the time: the noise's duration below its mean wait)", 1/p.Period)}
 	}
 	if k := p.K(); p.T < 0 || p.T > k {
-		return &RangeError{"T", fmt.Sprint(p.T), fmt.Sprintf("an integer in [0, K=%d] (K = log2 P)", k)}
+		return &param.Error{Field: "T", Value: fmt.Sprint(p.T), Want: fmt.Sprintf("an integer in [0, K=%d] (K = log2 P)", k)}
 	}
 	return nil
 }
