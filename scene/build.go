@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"commlab/engine/cost"
+	"commlab/engine/param"
 	"commlab/engine/progress"
 )
 
@@ -22,7 +23,7 @@ import (
 //
 // A scene's methods delegate to its Checked:
 //
-//	var checked = scene.Checked{Fields: Fields, Model: readModel, Errors: scene.EngineError[logp.RangeError]}
+//	var checked = scene.Checked{Fields: Fields, Model: readModel, Errors: scene.EngineError}
 //
 //	func (Scene) Build(v scene.Values, seed uint64) (scene.Run, error) { return checked.Build(v, seed) }
 type Checked struct {
@@ -31,8 +32,8 @@ type Checked struct {
 	// Model reads the model's parameters from parsed values and checks
 	// them against the model (constraints between fields included).
 	Model func(v Values) (Model, error)
-	// Errors maps the model's errors onto the page's: EngineError for the
-	// engine package's RangeError.
+	// Errors maps the model's errors onto the page's: EngineError for an
+	// engine's *param.Error.
 	Errors func(err error, v Values) error
 }
 
@@ -83,34 +84,20 @@ func (c Checked) Estimate(v Values) (cost.Cost, error) {
 	return est, nil
 }
 
-// rangeError is the shape of every engine package's RangeError: the
-// parameter's name (its JSON name, CLI flag and URL key), its value as the
-// engine writes it, and what the parameter allows.
-type rangeError interface {
-	~struct{ Field, Value, Want string }
-}
-
-// engineRange is a rangeError's fields, read without knowing its package.
-type engineRange struct{ Field, Value, Want string }
-
-// EngineError maps err, when it is (or wraps) an engine package's
-// *RangeError E, onto the page's *FieldError on the same key: a scene's
-// keys are the engine's names. The value shown is v's for that key, or the
-// engine's where the scene has no such field (a preset's constant keeps
-// the engine's name and value). Any other error, nil included, comes back
-// as it is. Use it as EngineError[logp.RangeError].
-func EngineError[E rangeError, PE interface {
-	*E
-	error
-}](err error, v Values) error {
-	var re PE
-	if !errors.As(err, &re) {
+// EngineError maps err, when it is (or wraps) an engine's *param.Error,
+// onto the page's *FieldError on the same key: a scene's keys are the
+// engine's names. The value shown is v's for that key, or the engine's
+// where the scene has no such field (a preset's constant keeps the
+// engine's name and value). Any other error, nil included, comes back as
+// it is.
+func EngineError(err error, v Values) error {
+	var pe *param.Error
+	if !errors.As(err, &pe) {
 		return err
 	}
-	r := engineRange(*re)
-	val, ok := v[r.Field]
+	val, ok := v[pe.Field]
 	if !ok {
-		val = r.Value
+		val = pe.Value
 	}
-	return &FieldError{Key: r.Field, Value: val, Want: r.Want}
+	return &FieldError{Key: pe.Field, Value: val, Want: pe.Want}
 }

@@ -6,15 +6,9 @@ import (
 	"testing"
 
 	"commlab/engine/cost"
+	"commlab/engine/param"
 	"commlab/engine/progress"
 )
-
-// rangeErr has the shape of the engine packages' RangeError.
-type rangeErr struct{ Field, Value, Want string }
-
-func (e *rangeErr) Error() string {
-	return e.Field + " = " + e.Value + " is out of range: want " + e.Want
-}
 
 // TestEngineError: an engine's range error, bare or wrapped, becomes the
 // page's FieldError on the same key with the page's value, or the engine's
@@ -25,20 +19,20 @@ func TestEngineError(t *testing.T) {
 		err  error
 		want FieldError
 	}{
-		{&rangeErr{"sigma", "3", "a number in [0, 20]"}, FieldError{Key: "sigma", Value: "3e0", Want: "a number in [0, 20]"}},
-		{fmt.Errorf("replay 3: %w", &rangeErr{"sigma", "3", "a number in [0, 20]"}), FieldError{Key: "sigma", Value: "3e0", Want: "a number in [0, 20]"}},
-		{&rangeErr{"sockets", "3", "an integer in [1, 2]"}, FieldError{Key: "sockets", Value: "3", Want: "an integer in [1, 2]"}},
+		{&param.Error{Field: "sigma", Value: "3", Want: "a number in [0, 20]"}, FieldError{Key: "sigma", Value: "3e0", Want: "a number in [0, 20]"}},
+		{fmt.Errorf("replay 3: %w", &param.Error{Field: "sigma", Value: "3", Want: "a number in [0, 20]"}), FieldError{Key: "sigma", Value: "3e0", Want: "a number in [0, 20]"}},
+		{&param.Error{Field: "sockets", Value: "3", Want: "an integer in [1, 2]"}, FieldError{Key: "sockets", Value: "3", Want: "an integer in [1, 2]"}},
 	} {
 		var fe *FieldError
-		if err := EngineError[rangeErr](tc.err, v); !errors.As(err, &fe) || *fe != tc.want {
+		if err := EngineError(tc.err, v); !errors.As(err, &fe) || *fe != tc.want {
 			t.Errorf("EngineError(%v) = %#v, want %+v", tc.err, err, tc.want)
 		}
 	}
 	other := errors.New("something else")
-	if got := EngineError[rangeErr](other, v); got != other {
+	if got := EngineError(other, v); got != other {
 		t.Errorf("EngineError(%v) = %v, want it unchanged", other, got)
 	}
-	if EngineError[rangeErr](nil, v) != nil {
+	if EngineError(nil, v) != nil {
 		t.Error("EngineError(nil) is not nil")
 	}
 }
@@ -62,7 +56,7 @@ func (m testModel) Run(v Values, seed uint64, pr progress.Func) (Run, error) {
 	case 8:
 		return nil, errors.New("the sort took 0 s")
 	case 9:
-		return nil, fmt.Errorf("replay 1: %w", &rangeErr{"n", "9", "less than 9"})
+		return nil, fmt.Errorf("replay 1: %w", &param.Error{Field: "n", Value: "9", Want: "less than 9"})
 	}
 	return checkedRun{}, pr.Report(1)
 }
@@ -78,9 +72,9 @@ func testChecked(ran *int) Checked {
 			if n := v.Int("n"); n != 7 {
 				return testModel{n, ran}, nil
 			}
-			return nil, &rangeErr{"n", "7", "not 7"}
+			return nil, &param.Error{Field: "n", Value: "7", Want: "not 7"}
 		},
-		Errors: EngineError[rangeErr],
+		Errors: EngineError,
 	}
 }
 

@@ -60,7 +60,7 @@ func Params(v scene.Values) (allreduce.Params, error) {
 	if err := p.NetWait.Set(v["net_wait"]); err != nil {
 		return p, &scene.FieldError{Key: "net_wait", Value: v["net_wait"], Want: "one of " + strings.Join(allreduce.NetWaits(), ", ")}
 	}
-	return p, scene.EngineError[allreduce.RangeError](p.Validate(), v)
+	return p, scene.EngineError(p.Validate(), v)
 }
 
 // Record runs trial 0 of seed with a trace: the run both allreduce scenes

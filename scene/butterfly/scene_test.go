@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"commlab/engine/allreduce"
+	"commlab/engine/param"
 	"commlab/engine/trace"
 	"commlab/scene"
 )
@@ -237,11 +238,11 @@ func TestBadValues(t *testing.T) {
 }
 
 // TestEngineErrorsMapToFields: the scene's build maps its engine's range
-// errors (allreduce.RangeError) onto the page's FieldError on the same key,
+// errors (*param.Error) onto the page's FieldError on the same key,
 // with the value as the page holds it.
 func TestEngineErrorsMapToFields(t *testing.T) {
 	v := scene.Defaults(Fields())
-	err := checked.Errors(fmt.Errorf("wrapped: %w", &allreduce.RangeError{Field: "alpha", Value: "1e-6", Want: "a test range"}), v)
+	err := checked.Errors(fmt.Errorf("wrapped: %w", &param.Error{Field: "alpha", Value: "1e-6", Want: "a test range"}), v)
 	var fe *scene.FieldError
 	if !errors.As(err, &fe) || *fe != (scene.FieldError{Key: "alpha", Value: v["alpha"], Want: "a test range"}) {
 		t.Errorf("checked.Errors = %#v, want a FieldError on alpha", err)

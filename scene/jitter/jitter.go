@@ -96,7 +96,7 @@ var checked = scene.Checked{
 		p, err := butterfly.Params(v)
 		return &model{p}, err
 	},
-	Errors: scene.EngineError[allreduce.RangeError],
+	Errors: scene.EngineError,
 }
 
 // model is what the fields set (scene.Model): the engine's parameters;

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"commlab/engine/allreduce"
+	"commlab/engine/param"
 	"commlab/engine/trace"
 	"commlab/scene"
 	"commlab/scene/butterfly"
@@ -266,11 +267,11 @@ func TestPickLanes(t *testing.T) {
 }
 
 // TestEngineErrorsMapToFields: the scene's build maps its engine's range
-// errors (allreduce.RangeError) onto the page's FieldError on the same key,
+// errors (*param.Error) onto the page's FieldError on the same key,
 // with the value as the page holds it.
 func TestEngineErrorsMapToFields(t *testing.T) {
 	v := values(nil)
-	err := checked.Errors(fmt.Errorf("wrapped: %w", &allreduce.RangeError{Field: "period", Value: "1e-3", Want: "a test range"}), v)
+	err := checked.Errors(fmt.Errorf("wrapped: %w", &param.Error{Field: "period", Value: "1e-3", Want: "a test range"}), v)
 	var fe *scene.FieldError
 	if !errors.As(err, &fe) || *fe != (scene.FieldError{Key: "period", Value: v["period"], Want: "a test range"}) {
 		t.Errorf("checked.Errors = %#v, want a FieldError on period", err)

@@ -97,5 +97,5 @@ func Params(v scene.Values) (tcc, nbcf enbc.Params, err error) {
 	if err = tcc.Validate(); err == nil {
 		err = nbcf.Validate()
 	}
-	return tcc, nbcf, scene.EngineError[enbc.RangeError](err, v)
+	return tcc, nbcf, scene.EngineError(err, v)
 }

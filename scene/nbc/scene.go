@@ -56,7 +56,7 @@ var checked = scene.Checked{
 		tcc, nbcf, err := Params(v)
 		return &model{tcc, nbcf}, err
 	},
-	Errors: scene.EngineError[enbc.RangeError],
+	Errors: scene.EngineError,
 }
 
 // Build checks every value (a bad one is a *scene.FieldError naming its

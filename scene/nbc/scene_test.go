@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	enbc "commlab/engine/nbc"
+	"commlab/engine/param"
 	"commlab/scene"
 	"commlab/scene/scenetest"
 )
@@ -183,12 +184,12 @@ func TestBadValuesNameTheField(t *testing.T) {
 // the engine refuses comes back on the engine's key (here a model
 // constant, sockets > cores, which no control shows).
 func TestEngineRangeErrorMapsToField(t *testing.T) {
-	err := checked.Errors(&enbc.RangeError{Field: "cores", Value: "1", Want: "an integer in [2, 256]"}, values(map[string]string{"cores": "1"}))
+	err := checked.Errors(&param.Error{Field: "cores", Value: "1", Want: "an integer in [2, 256]"}, values(map[string]string{"cores": "1"}))
 	var fe *scene.FieldError
 	if !errors.As(err, &fe) || fe.Key != "cores" || fe.Value != "1" || fe.Want != "an integer in [2, 256]" {
 		t.Errorf("checked.Errors = %#v", err)
 	}
-	err = checked.Errors(&enbc.RangeError{Field: "sockets", Value: "3", Want: "an integer in [1, 2]"}, values(nil))
+	err = checked.Errors(&param.Error{Field: "sockets", Value: "3", Want: "an integer in [1, 2]"}, values(nil))
 	if !errors.As(err, &fe) || fe.Key != "sockets" || fe.Value != "3" {
 		t.Errorf("checked.Errors on a hidden constant = %#v", err)
 	}

@@ -126,5 +126,5 @@ func Params(v scene.Values) (overlay.Params, error) {
 	p.Iterations = v.Int(KeyIterations)
 	p.RandomDegree = randomDegree(p.Procs)
 	p.Keys = Keys
-	return p, scene.EngineError[overlay.RangeError](p.Validate(), v)
+	return p, scene.EngineError(p.Validate(), v)
 }

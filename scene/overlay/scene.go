@@ -65,7 +65,7 @@ var checked = scene.Checked{
 		p, err := Params(v)
 		return &model{p}, err
 	},
-	Errors: scene.EngineError[overlay.RangeError],
+	Errors: scene.EngineError,
 }
 
 // model is what the fields set (scene.Model): the engine's parameters.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"commlab/engine/overlay"
+	"commlab/engine/param"
 	"commlab/scene"
 	"commlab/scene/scenetest"
 )
@@ -250,11 +251,11 @@ func TestBadValuesNameTheField(t *testing.T) {
 }
 
 // TestEngineErrorsMapToFields: the scene's build maps its engine's range
-// errors (overlay.RangeError) onto the page's FieldError on the same key,
+// errors (*param.Error) onto the page's FieldError on the same key,
 // with the value as the page holds it.
 func TestEngineErrorsMapToFields(t *testing.T) {
 	v := scenetest.Values(New(), nil)
-	err := checked.Errors(fmt.Errorf("wrapped: %w", &overlay.RangeError{Field: "cache", Value: "4", Want: "a test range"}), v)
+	err := checked.Errors(fmt.Errorf("wrapped: %w", &param.Error{Field: "cache", Value: "4", Want: "a test range"}), v)
 	var fe *scene.FieldError
 	if !errors.As(err, &fe) || *fe != (scene.FieldError{Key: "cache", Value: v["cache"], Want: "a test range"}) {
 		t.Errorf("checked.Errors = %#v, want a FieldError on cache", err)

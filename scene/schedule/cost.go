@@ -5,6 +5,7 @@ import (
 
 	"commlab/engine/cost"
 	"commlab/engine/goal"
+	"commlab/engine/param"
 	"commlab/scene"
 )
 
@@ -98,7 +99,7 @@ func noiseCost(s *goal.Schedule, p goal.Params, nz noiseSet, v scene.Values, suf
 	names := goal.NoiseNames{OSPeriod: KeyPeriod, OSDuration: KeyDuration, NetMean: KeyNetMean, NetDelay: KeyNetDelay,
 		Trace: KeyTrace, L: "L" + suffix, TraceFile: traceName(v[KeyTrace])}
 	c, err := goal.EstimateNoise(s, p, goal.Noise{OS: nz.os, Net: nz.net, Trace: nz.trace, CoScheduled: nz.traceCo}, names)
-	var re *goal.RangeError
+	var re *param.Error
 	if errors.As(err, &re) {
 		return c, &scene.FieldError{Key: re.Field, Value: v[re.Field], Want: re.Want}
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"commlab/engine/goal"
+	"commlab/engine/param"
 	"commlab/scene"
 )
 
@@ -136,7 +137,7 @@ func Params(v scene.Values, suffix string) (goal.Params, error) {
 	}
 	p := goal.Params{L: x[0], Overhead: x[1], Gap: x[2], GapPerByte: x[3], OverheadPerByte: x[4], S: x[5]}
 	if err := p.Validate(); err != nil {
-		var re *goal.RangeError
+		var re *param.Error
 		if errors.As(err, &re) {
 			return p, &scene.FieldError{Key: re.Field + suffix, Value: re.Value, Want: re.Want}
 		}

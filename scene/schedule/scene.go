@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"commlab/engine/goal"
+	"commlab/engine/param"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/internal/permsort"
@@ -161,7 +162,7 @@ func runSide(name, key, file string, p goal.Params, nz noiseSet, v scene.Values,
 		return nil, err // stopped by pr: not the file's fault
 	}
 	if err != nil {
-		var re *goal.RangeError
+		var re *param.Error
 		if errors.As(err, &re) {
 			k := re.Field
 			if slices.Contains(paramKeys, k) { // a LogGOPS parameter of this side's set
