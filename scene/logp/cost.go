@@ -2,7 +2,7 @@ package logp
 
 import (
 	"commlab/engine/cost"
-	"commlab/engine/logp"
+	elogp "commlab/engine/logp"
 	"commlab/scene"
 )
 
@@ -14,9 +14,9 @@ func (Scene) Estimate(v scene.Values) (cost.Cost, error) { return checked.Estima
 // Cost is Estimate once the values are checked.
 func (m *model) Cost(v scene.Values) (cost.Cost, error) {
 	p, ls := m.p, m.ls
-	ops := logp.Ops(p, ls)
+	ops := elogp.Ops(p, ls)
 	trials := min(MaxExpectedTrials, max(MinExpectedTrials, ExpectedOps/max(1, ops)))
-	c := logp.Estimate(p, ls, 2+v.Int(KeyReplays)+trials, 1)
+	c := elogp.Estimate(p, ls, 2+v.Int(KeyReplays)+trials, 1)
 	c.Spans = 2 * float64(ops)
 	// Two traces of about a span and a message per operation, and what
 	// each replay of the running mean allocates (measured at P = 32,

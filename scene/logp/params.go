@@ -3,12 +3,12 @@ package logp
 import (
 	"fmt"
 
-	"commlab/engine/logp"
+	elogp "commlab/engine/logp"
 	"commlab/scene"
 )
 
 // The scene's URL keys. The model's keys are the engine's JSON names
-// (logp.Params), so a page URL, a gen-report flag and an engine error
+// (elogp.Params), so a page URL, a gen-report flag and an engine error
 // name a parameter alike.
 const (
 	KeyP        = "P"
@@ -18,13 +18,13 @@ const (
 	KeyG        = "g"
 	KeySigma    = "sigma"
 	KeyGapSigma = "gap_sigma"
-	KeyLs       = "Ls" // the planning latency L_s, as logp.ValidateLs names it
+	KeyLs       = "Ls" // the planning latency L_s, as elogp.ValidateLs names it
 	KeyReplays  = "replays"
 )
 
 // MaxP is the most processors the scene draws: up to 32 lanes per panel
 // stay a few pixels tall on a 640x360 embed with both panels stacked.
-// (The engine goes to logp.MaxP; the report covers large P.)
+// (The engine goes to elogp.MaxP; the report covers large P.)
 const MaxP = 32
 
 // MaxReplays bounds the running mean's replays, so a rebuild on every
@@ -36,7 +36,7 @@ const MaxReplays = 2000
 // number of replays the running mean averages. Time ranges are narrower
 // than the engine's so that a linear slider moves in useful steps.
 func Fields() []scene.Field {
-	d := logp.Default()
+	d := elogp.Default()
 	g := func(x float64) string { return fmt.Sprint(x) }
 	return []scene.Field{
 		{Key: KeyP, Label: "P", Help: "processors", Kind: scene.Int, Type: "int", Min: 2, Max: MaxP, Default: fmt.Sprint(d.P)},
@@ -54,8 +54,8 @@ func Fields() []scene.Field {
 // Params turns validated field values into the engine's parameters and the
 // planning latency. A value the engine rejects comes back as a
 // *scene.FieldError on the field to change.
-func Params(v scene.Values) (logp.Params, float64, error) {
-	p := logp.Params{
+func Params(v scene.Values) (elogp.Params, float64, error) {
+	p := elogp.Params{
 		P:        v.Int(KeyP),
 		N:        v.Int(KeyN),
 		L:        v.Float(KeyL),
@@ -67,7 +67,7 @@ func Params(v scene.Values) (logp.Params, float64, error) {
 	ls := v.Float(KeyLs)
 	err := p.Validate()
 	if err == nil {
-		err = logp.ValidateLs(ls)
+		err = elogp.ValidateLs(ls)
 	}
-	return p, ls, scene.EngineError[logp.RangeError](err, v)
+	return p, ls, scene.EngineError(err, v)
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"commlab/engine/logp"
+	elogp "commlab/engine/logp"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/internal/permsort"
@@ -16,7 +16,7 @@ import (
 // numbers, where the additions fill 97 % of the time axis and a latency of
 // 10 is a few pixels wide; with 100 the messages and the stall they cause
 // take a quarter of it. The tree's shape, and so E[T] - T_s, does not
-// depend on n once every processor pays (see logp.Plan).
+// depend on n once every processor pays (see elogp.Plan).
 const DefaultN = 100
 
 // The Monte Carlo E[T](L_s) reference averages MaxExpectedTrials replays
@@ -31,7 +31,7 @@ const (
 )
 
 // expectedTrials is the reference's trials for a schedule.
-func expectedTrials(s *logp.Schedule) int {
+func expectedTrials(s *elogp.Schedule) int {
 	return min(MaxExpectedTrials, max(MinExpectedTrials, ExpectedOps/max(1, len(s.Prog.Ops))))
 }
 
@@ -68,7 +68,7 @@ func (Scene) Fields() []scene.Field { return Fields() }
 // model is what the fields set (scene.Model): the engine's parameters and
 // the planning latency L_s.
 type model struct {
-	p  logp.Params
+	p  elogp.Params
 	ls float64
 }
 
@@ -81,7 +81,7 @@ var checked = scene.Checked{
 		p, ls, err := Params(v)
 		return &model{p, ls}, err
 	},
-	Errors: scene.EngineError[logp.RangeError],
+	Errors: scene.EngineError,
 }
 
 // Build checks every value (a bad one is a *scene.FieldError naming its
@@ -99,7 +99,7 @@ func (Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene
 // Run is the scene's build once the values are checked.
 func (m *model) Run(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
 	p, ls := m.p, m.ls
-	s, err := logp.Plan(p, ls)
+	s, err := elogp.Plan(p, ls)
 	if err != nil {
 		return nil, err
 	}
@@ -109,18 +109,18 @@ func (m *model) Run(v scene.Values, seed uint64, pr progress.Func) (scene.Run, e
 	flat := p
 	flat.L, flat.Sigma, flat.GapSigma = ls, 0, 0
 	r.plan = new(trace.Trace)
-	if _, err := logp.Replay(s, flat, scene.RNG(seed, 0), r.plan); err != nil {
+	if _, err := elogp.Replay(s, flat, scene.RNG(seed, 0), r.plan); err != nil {
 		return nil, err
 	}
 	r.replay = new(trace.Trace)
-	if r.res, err = logp.Replay(s, p, scene.RNG(seed, 0), r.replay); err != nil {
+	if r.res, err = elogp.Replay(s, p, scene.RNG(seed, 0), r.replay); err != nil {
 		return nil, err
 	}
 	if err := r.runReplays(seed, v.Int(KeyReplays), pr.Part(0, 0.5)); err != nil {
 		return nil, err
 	}
 	r.trials = expectedTrials(s)
-	if r.expected, r.stderr, err = logp.ExpectedProgress(p, ls, r.trials, seed, pr.Part(0.5, 1)); err != nil {
+	if r.expected, r.stderr, err = elogp.ExpectedProgress(p, ls, r.trials, seed, pr.Part(0.5, 1)); err != nil {
 		return nil, err
 	}
 	r.prepare()
@@ -130,12 +130,12 @@ func (m *model) Run(v scene.Values, seed uint64, pr progress.Func) (scene.Run, e
 // run is one built scene: the plan and replay 0 as traces, what every
 // frame needs from them worked out once, and the replays' running mean.
 type run struct {
-	p     logp.Params
+	p     elogp.Params
 	ls    float64
-	sched *logp.Schedule
+	sched *elogp.Schedule
 
 	plan, replay *trace.Trace
-	res          logp.Result // replay 0
+	res          elogp.Result // replay 0
 
 	// times[i] is T of replay i; mean[i] the mean of times[0..i].
 	times, mean []float64
@@ -168,7 +168,7 @@ func (r *run) runReplays(seed uint64, n int, pr progress.Func) error {
 	r.mean = make([]float64, n)
 	sum := 0.0
 	for i := range n {
-		res, err := logp.Replay(r.sched, r.p, scene.RNG(seed, i), nil)
+		res, err := elogp.Replay(r.sched, r.p, scene.RNG(seed, i), nil)
 		if err != nil {
 			return fmt.Errorf("replay %d: %w", i, err)
 		}

@@ -7,7 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"commlab/engine/logp"
+	elogp "commlab/engine/logp"
+	"commlab/engine/param"
 	"commlab/engine/trace"
 	"commlab/scene"
 	"commlab/scene/scenetest"
@@ -31,7 +32,7 @@ func TestInfoAndFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := logp.Default()
+	d := elogp.Default()
 	d.N = DefaultN
 	if p != d || ls != d.L {
 		t.Errorf("defaults give %+v, L_s = %v; want %+v, L_s = μ = %v", p, ls, d, d.L)
@@ -72,7 +73,7 @@ func TestBadValuesNameTheField(t *testing.T) {
 
 // TestNumbersMatchEngine checks the page's numbers against the engine
 // called directly: the plan with L_s, replay i with scene.RNG(seed, i)
-// (replay 0 is the run drawn), and logp.Expected with the scene's trials.
+// (replay 0 is the run drawn), and elogp.Expected with the scene's trials.
 func TestNumbersMatchEngine(t *testing.T) {
 	for _, tc := range []struct {
 		set  map[string]string
@@ -90,15 +91,15 @@ func TestNumbersMatchEngine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := logp.Plan(p, ls)
+		s, err := elogp.Plan(p, ls)
 		if err != nil {
 			t.Fatal(err)
 		}
 		n := v.Int(KeyReplays)
-		var first logp.Result
+		var first elogp.Result
 		sum := 0.0
 		for i := range n {
-			res, err := logp.Replay(s, p, scene.RNG(tc.seed, i), nil)
+			res, err := elogp.Replay(s, p, scene.RNG(tc.seed, i), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +109,7 @@ func TestNumbersMatchEngine(t *testing.T) {
 			sum += res.T
 		}
 		trials := min(20000, max(2000, 300000/len(s.Prog.Ops)))
-		mean, se, err := logp.Expected(p, ls, trials, tc.seed)
+		mean, se, err := elogp.Expected(p, ls, trials, tc.seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +149,7 @@ func TestNumbersMatchEngine(t *testing.T) {
 // (μ = 10 ≫ σ = 2, so the truncation at 0 changes nothing visible).
 func TestExpectedP2MatchesClosedForm(t *testing.T) {
 	r := build(t, map[string]string{"P": "2", "n": "1000"}, 5)
-	closed, err := logp.ExpectedP2(r.p, r.ls)
+	closed, err := elogp.ExpectedP2(r.p, r.ls)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,11 +273,11 @@ func TestPinnedNumbers(t *testing.T) {
 }
 
 // TestEngineErrorsMapToFields: the scene's build maps its engine's range
-// errors (logp.RangeError) onto the page's FieldError on the same key,
+// errors (*param.Error) onto the page's FieldError on the same key,
 // with the value as the page holds it.
 func TestEngineErrorsMapToFields(t *testing.T) {
 	v := values(map[string]string{"sigma": "3"})
-	err := checked.Errors(fmt.Errorf("wrapped: %w", &logp.RangeError{Field: "sigma", Value: "3", Want: "a test range"}), v)
+	err := checked.Errors(fmt.Errorf("wrapped: %w", &param.Error{Field: "sigma", Value: "3", Want: "a test range"}), v)
 	var fe *scene.FieldError
 	if !errors.As(err, &fe) || *fe != (scene.FieldError{Key: "sigma", Value: v["sigma"], Want: "a test range"}) {
 		t.Errorf("checked.Errors = %#v, want a FieldError on sigma", err)

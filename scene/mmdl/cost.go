@@ -2,7 +2,7 @@ package mmdl
 
 import (
 	"commlab/engine/cost"
-	"commlab/engine/mmdl"
+	emmdl "commlab/engine/mmdl"
 	"commlab/scene"
 )
 
@@ -14,16 +14,16 @@ func (Scene) Estimate(v scene.Values) (cost.Cost, error) { return checked.Estima
 // Cost is Estimate once the values are checked.
 func (m *model) Cost(v scene.Values) (cost.Cost, error) {
 	in := m.in
-	st, err := mmdl.SteadyState(in)
+	st, err := emmdl.SteadyState(in)
 	if err != nil {
 		return cost.Cost{}, err
 	}
-	sched, err := mmdl.ParseSched(v[KeySchedule])
+	sched, err := emmdl.ParseSched(v[KeySchedule])
 	if err != nil {
 		return cost.Cost{}, err
 	}
 	if R := v.Int(KeyRounds); R > 0 {
-		return mmdl.Estimate(len(in.MHz), len(st.Transfers), R), nil
+		return emmdl.Estimate(len(in.MHz), len(st.Transfers), R), nil
 	}
-	return mmdl.EstimateChoose(len(in.MHz), len(st.Transfers), st.T, in.Latency, sched), nil
+	return emmdl.EstimateChoose(len(in.MHz), len(st.Transfers), st.T, in.Latency, sched), nil
 }

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"commlab/engine/mmdl"
+	emmdl "commlab/engine/mmdl"
 	"commlab/engine/trace"
 	"commlab/render"
 	"commlab/render/font"
@@ -211,7 +211,7 @@ func (p *painter) ganttPanel() {
 		where = "no task moves" // a balanced load: the rounds are empty
 	case k > R:
 		where = "last computation"
-	case k == 1 && r.sch.Sched == mmdl.Paper:
+	case k == 1 && r.sch.Sched == emmdl.Paper:
 		where = fmt.Sprintf("round 1 of %d: transfers only", R)
 	default:
 		where = fmt.Sprintf("round %d of %d", k, R)

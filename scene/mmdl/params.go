@@ -3,12 +3,12 @@ package mmdl
 import (
 	"strconv"
 
-	"commlab/engine/mmdl"
+	emmdl "commlab/engine/mmdl"
 	"commlab/scene"
 )
 
 // The scene's URL keys. The link parameters are the engine's JSON names
-// (mmdl.Instance), so a page URL, a gen-report flag and an engine error
+// (emmdl.Instance), so a page URL, a gen-report flag and an engine error
 // name them alike.
 const (
 	KeyProcSet    = "procset"
@@ -55,9 +55,9 @@ func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 func Fields() []scene.Field {
 	return []scene.Field{
 		{Key: KeyProcSet, Label: "ProcSet", Help: "the paper's Table 1: 1 = eight 2400 MHz processors, 2 = six 2400 MHz and two 2000 MHz", Kind: scene.Choice, Type: "choice", Choices: []string{"1", "2"}, Default: DefaultProcSet},
-		{Key: KeyLoad, Label: "Load", Help: "the paper's Table 2: how the 600,000 tasks start out spread over the processors", Kind: scene.Choice, Type: "choice", Choices: mmdl.Loads, Default: DefaultLoad},
+		{Key: KeyLoad, Label: "Load", Help: "the paper's Table 2: how the 600,000 tasks start out spread over the processors", Kind: scene.Choice, Type: "choice", Choices: emmdl.Loads, Default: DefaultLoad},
 		{Key: KeyCalibrated, Label: "calibrated", Help: "the scheduler's parameters after the calibration run (0.294 / 0.0034: 294 K clocks and 3.4 KB per task) or before it (0.1 / 0.003)", Kind: scene.Bool, Type: "bool", Default: "1"},
-		{Key: KeySchedule, Label: "schedule", Help: "paper: the paper's rounds, all of one length, computing what arrived the round before, so the first only sends and receives and one more at the end only computes; overlap: its future work, every transfer as soon as both ends are free and processors computing their own load while they wait", Kind: scene.Choice, Type: "choice", Choices: mmdl.Scheds, Default: DefaultSchedule},
+		{Key: KeySchedule, Label: "schedule", Help: "paper: the paper's rounds, all of one length, computing what arrived the round before, so the first only sends and receives and one more at the end only computes; overlap: its future work, every transfer as soon as both ends are free and processors computing their own load while they wait", Kind: scene.Choice, Type: "choice", Choices: emmdl.Scheds, Default: DefaultSchedule},
 		{Key: KeyRounds, Label: "R", Help: "steady rounds; 0 lets the scheduler choose", Kind: scene.Int, Type: "int", Min: 0, Max: MaxRounds, Default: strconv.Itoa(DefaultRounds)},
 		{Key: KeyLatency, Label: "α", Unit: "s", Help: "start-up latency per message and round (the paper: 100 µs)", Kind: scene.Float, Type: "float", Min: MinLatency, Max: MaxLatency, Log: true, Default: num(DefaultLatency)},
 		{Key: KeyThroughput, Label: "throughput", Unit: "bit/s", Help: "link throughput (the paper: 800 Mbit/s); β = bytes per task / throughput", Kind: scene.Float, Type: "float", Min: MinThroughput, Max: MaxThroughput, Log: true, Default: num(DefaultThroughput)},
@@ -67,12 +67,12 @@ func Fields() []scene.Field {
 // Instance turns field values into the engine's instance: the preset, with
 // the link's latency and throughput from the controls. A value the engine
 // rejects comes back as a *scene.FieldError on the field to change.
-func Instance(v scene.Values) (mmdl.Instance, error) {
-	in, err := mmdl.Preset(v.Int(KeyProcSet), v[KeyLoad], v.Bool(KeyCalibrated))
+func Instance(v scene.Values) (emmdl.Instance, error) {
+	in, err := emmdl.Preset(v.Int(KeyProcSet), v[KeyLoad], v.Bool(KeyCalibrated))
 	if err != nil {
-		return in, scene.EngineError[mmdl.RangeError](err, v)
+		return in, scene.EngineError(err, v)
 	}
 	in.Latency = v.Float(KeyLatency)
 	in.Throughput = v.Float(KeyThroughput)
-	return in, scene.EngineError[mmdl.RangeError](in.Validate(), v)
+	return in, scene.EngineError(in.Validate(), v)
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"commlab/engine/mmdl"
+	emmdl "commlab/engine/mmdl"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
 	"commlab/internal/permsort"
@@ -57,12 +57,12 @@ var checked = scene.Checked{
 		in, err := Instance(v)
 		return &model{in}, err
 	},
-	Errors: scene.EngineError[mmdl.RangeError],
+	Errors: scene.EngineError,
 }
 
 // model is what the fields set (scene.Model): the paper's preset with the
 // link from the controls.
-type model struct{ in mmdl.Instance }
+type model struct{ in emmdl.Instance }
 
 // Build checks every value (a bad one is a *scene.FieldError naming its
 // field, even when a caller skipped parsing), solves the steady state and
@@ -70,7 +70,7 @@ type model struct{ in mmdl.Instance }
 func (Scene) Build(v scene.Values, seed uint64) (scene.Run, error) { return checked.Build(v, seed) }
 
 // BuildProgress is Build telling pr the fraction done: with rounds = 0 the
-// scheduler tries many round counts (mmdl.ChooseRoundsProgress), the
+// scheduler tries many round counts (emmdl.ChooseRoundsProgress), the
 // scene's one long build (scene.Progressive).
 func (Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
 	return checked.BuildProgress(v, seed, pr)
@@ -80,19 +80,19 @@ func (Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene
 // deterministic: the seed is not used.
 func (m *model) Run(v scene.Values, _ uint64, pr progress.Func) (scene.Run, error) {
 	in := m.in
-	st, err := mmdl.SteadyState(in)
+	st, err := emmdl.SteadyState(in)
 	if err != nil {
 		return nil, err
 	}
-	sched, err := mmdl.ParseSched(v[KeySchedule])
+	sched, err := emmdl.ParseSched(v[KeySchedule])
 	if err != nil {
 		return nil, err
 	}
-	var sch *mmdl.Schedule
+	var sch *emmdl.Schedule
 	if R := v.Int(KeyRounds); R > 0 {
-		sch, err = mmdl.Rounds(in, st, R, sched)
+		sch, err = emmdl.Rounds(in, st, R, sched)
 	} else {
-		_, sch, err = mmdl.ChooseRoundsProgress(in, st, sched, pr)
+		_, sch, err = emmdl.ChooseRoundsProgress(in, st, sched, pr)
 	}
 	if err != nil {
 		return nil, err
@@ -110,9 +110,9 @@ func (m *model) Run(v scene.Values, _ uint64, pr progress.Func) (scene.Run, erro
 
 // run is one built scene.
 type run struct {
-	in  mmdl.Instance
-	st  mmdl.Steady
-	sch *mmdl.Schedule
+	in  emmdl.Instance
+	st  emmdl.Steady
+	sch *emmdl.Schedule
 	tr  *trace.Trace
 
 	procset, load string
@@ -184,9 +184,9 @@ func (r *run) prepare() error {
 	r.comps = make([][]xfer, r.P)
 	for _, op := range r.sch.Ops {
 		switch op.Kind {
-		case mmdl.Send:
+		case emmdl.Send:
 			r.xfers = append(r.xfers, xfer{op.Proc, op.Peer, op.Tasks, op.Start, op.End})
-		case mmdl.Compute:
+		case emmdl.Compute:
 			r.comps[op.Proc] = append(r.comps[op.Proc], xfer{op.Proc, op.Proc, op.Tasks, op.Start, op.End})
 		}
 	}
@@ -194,9 +194,9 @@ func (r *run) prepare() error {
 		r.loadMax = max(r.loadMax, r.in.Tasks[i], r.st.Final[i])
 	}
 	alpha := r.in.Latency
-	r.formula = mmdl.FormulaTotal(r.st.T, alpha, r.sch.R)
-	r.best = mmdl.OptimalRounds(r.st.T, alpha)
-	r.bestVal = mmdl.FormulaTotal(r.st.T, alpha, r.best)
+	r.formula = emmdl.FormulaTotal(r.st.T, alpha, r.sch.R)
+	r.best = emmdl.OptimalRounds(r.st.T, alpha)
+	r.bestVal = emmdl.FormulaTotal(r.st.T, alpha, r.best)
 	r.end = r.sch.Makespan
 	if !(r.end > 0) {
 		r.end = 1
@@ -222,8 +222,8 @@ func (r *run) prepare() error {
 // transfers may start before the previous round's have all ended, so the
 // boundaries say when a round is complete. When no task moves there are
 // none.
-func roundBoundaries(s *mmdl.Schedule) []float64 {
-	if s.Sched == mmdl.Paper && len(s.Boundaries) == s.R+1 {
+func roundBoundaries(s *emmdl.Schedule) []float64 {
+	if s.Sched == emmdl.Paper && len(s.Boundaries) == s.R+1 {
 		return slices.Clone(s.Boundaries[1:])
 	}
 	// The overlapped schedule, and the paper's single round (R = 1:

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"commlab/engine/mmdl"
+	emmdl "commlab/engine/mmdl"
+	"commlab/engine/param"
 	"commlab/engine/trace"
 	"commlab/scene"
 	"commlab/scene/scenetest"
@@ -29,7 +30,7 @@ func TestInfoAndFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := mmdl.Preset(2, "2", true)
+	want, _ := emmdl.Preset(2, "2", true)
 	if !slices.Equal(in.MHz, want.MHz) || !slices.Equal(in.Tasks, want.Tasks) || in.Compute != 0.294 || in.Comm != 0.0034 ||
 		in.Latency != 100e-6 || in.Throughput != 800e6 {
 		t.Errorf("defaults give %+v, want the paper's ProcSet 2 / Load 2 after calibration", in)
@@ -73,12 +74,12 @@ func TestBadValuesNameTheField(t *testing.T) {
 // scene's own checks) comes back on the engine's field name.
 func TestEngineErrorsBecomeFieldErrors(t *testing.T) {
 	v := values(nil)
-	err := checked.Errors(&mmdl.RangeError{Field: "latency", Value: "5", Want: "seconds in [0, 1000]"}, v)
+	err := checked.Errors(&param.Error{Field: "latency", Value: "5", Want: "seconds in [0, 1000]"}, v)
 	var fe *scene.FieldError
 	if !errors.As(err, &fe) || fe.Key != "latency" || fe.Value != v[KeyLatency] {
 		t.Errorf("checked.Errors = %v, want latency with the page's value", err)
 	}
-	err = checked.Errors(&mmdl.RangeError{Field: "mhz[3]", Value: "0", Want: "a clock rate"}, v)
+	err = checked.Errors(&param.Error{Field: "mhz[3]", Value: "0", Want: "a clock rate"}, v)
 	if !errors.As(err, &fe) || fe.Key != "mhz[3]" || fe.Value != "0" {
 		t.Errorf("checked.Errors = %v, want the engine's own field and value", err)
 	}
@@ -96,25 +97,25 @@ func TestNumbersAreTheEngines(t *testing.T) {
 	} {
 		r := build(t, set)
 		v := values(set)
-		in, err := mmdl.Preset(v.Int(KeyProcSet), v[KeyLoad], v.Bool(KeyCalibrated))
+		in, err := emmdl.Preset(v.Int(KeyProcSet), v[KeyLoad], v.Bool(KeyCalibrated))
 		if err != nil {
 			t.Fatal(err)
 		}
 		in.Latency, in.Throughput = v.Float(KeyLatency), v.Float(KeyThroughput)
-		st, err := mmdl.SteadyState(in)
+		st, err := emmdl.SteadyState(in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		R := v.Int(KeyRounds)
-		sched, err := mmdl.ParseSched(v[KeySchedule])
+		sched, err := emmdl.ParseSched(v[KeySchedule])
 		if err != nil {
 			t.Fatal(err)
 		}
-		var sch *mmdl.Schedule
+		var sch *emmdl.Schedule
 		if R == 0 {
-			R, sch, err = mmdl.ChooseRounds(in, st, sched)
+			R, sch, err = emmdl.ChooseRounds(in, st, sched)
 		} else {
-			sch, err = mmdl.Rounds(in, st, R, sched)
+			sch, err = emmdl.Rounds(in, st, R, sched)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -122,9 +123,9 @@ func TestNumbersAreTheEngines(t *testing.T) {
 		want := map[string]float64{
 			"T":              st.T,
 			"makespan":       sch.Makespan,
-			"formula_total":  mmdl.FormulaTotal(st.T, in.Latency, R),
-			"optimal_rounds": float64(mmdl.OptimalRounds(st.T, in.Latency)),
-			"optimal_total":  mmdl.FormulaTotal(st.T, in.Latency, mmdl.OptimalRounds(st.T, in.Latency)),
+			"formula_total":  emmdl.FormulaTotal(st.T, in.Latency, R),
+			"optimal_rounds": float64(emmdl.OptimalRounds(st.T, in.Latency)),
+			"optimal_total":  emmdl.FormulaTotal(st.T, in.Latency, emmdl.OptimalRounds(st.T, in.Latency)),
 			"rounds":         float64(R),
 			"latency":        in.Latency,
 			"tasks":          600000,
@@ -211,7 +212,7 @@ func TestStepsAreRoundBoundaries(t *testing.T) {
 // case ends sooner.
 func TestPaperRoundsAreItsPeriod(t *testing.T) {
 	r := build(t, nil)
-	if r.sch.Sched != mmdl.Paper || !(r.sch.Period > 0) {
+	if r.sch.Sched != emmdl.Paper || !(r.sch.Period > 0) {
 		t.Fatalf("the default schedule is %v with period %v, want the paper's", r.sch.Sched, r.sch.Period)
 	}
 	for k, b := range r.rounds {
@@ -232,8 +233,8 @@ func TestPaperRoundsAreItsPeriod(t *testing.T) {
 func TestAutoRoundsIsTheSchedulersChoice(t *testing.T) {
 	r := build(t, map[string]string{"rounds": "0", "latency": "0.01"})
 	in, _ := Instance(values(map[string]string{"latency": "0.01"}))
-	st, _ := mmdl.SteadyState(in)
-	R, sch, err := mmdl.ChooseRounds(in, st, mmdl.Paper)
+	st, _ := emmdl.SteadyState(in)
+	R, sch, err := emmdl.ChooseRounds(in, st, emmdl.Paper)
 	if err != nil {
 		t.Fatal(err)
 	}
