@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 
+	"commlab/engine/param"
 	"commlab/internal/shown"
 )
 
@@ -69,29 +70,31 @@ func (f *Flags) IsSet(name string) bool {
 	return set
 }
 
-// ParamError is the message for a model's Validate error "field = value is
-// out of range: want ...". The field is a flag; when the user did not give
-// it, its value is the default (or one taken from the flags the user gave,
-// as -load gives -tasks), and the range is usually one that follows
-// another flag (-switches in [1, nodes]): the message says so and names the
-// flags the user gave, so that it never blames a value as if it were
-// theirs.
+// ParamError is the message for a model's Validate error, an engine
+// *param.Error (found by errors.As: the field is never read back from the
+// message). The field is a flag; when the user did not give it, its value
+// is the default (or one taken from the flags the user gave, as -load
+// gives -tasks), and the range is usually one that follows another flag
+// (-switches in [1, nodes]): the message says so and names the flags the
+// user gave, so that it never blames a value as if it were theirs. An
+// element (mhz[3]) is its flag's (-mhz).
 func (f *Flags) ParamError(err error) error {
-	msg := err.Error()
-	field, rest, ok := strings.Cut(msg, " = ")
-	name, _, _ := strings.Cut(field, "[")
-	if !ok || f.Lookup(name) == nil || f.IsSet(name) {
+	var pe *param.Error
+	if !errors.As(err, &pe) {
 		return fmt.Errorf("%s: -%w", f.Name(), err)
 	}
-	value, want, ok := strings.Cut(rest, " is out of range")
-	if !ok {
+	name := pe.Field
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	if f.Lookup(name) == nil || f.IsSet(name) {
 		return fmt.Errorf("%s: -%w", f.Name(), err)
 	}
 	note := "not given, so its default"
 	if g := f.Given(); g != "" {
 		note += "; you gave " + g
 	}
-	return fmt.Errorf("%s: -%s = %s (%s) is out of range%s", f.Name(), field, value, note, want)
+	return fmt.Errorf("%s: -%s = %s (%s) is out of range: want %s", f.Name(), pe.Field, pe.Value, note, pe.Want)
 }
 
 // WriteJSON prints an eval's result as indented JSON. A result that is not

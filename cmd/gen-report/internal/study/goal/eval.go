@@ -10,6 +10,7 @@ import (
 
 	"commlab/cmd/gen-report/internal/cli"
 	engine "commlab/engine/goal"
+	"commlab/engine/param"
 	"commlab/engine/trace"
 	"commlab/internal/outfile"
 	"commlab/internal/shown"
@@ -85,12 +86,7 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 	p := engine.Default()
 	fs := cli.NewFlagSet("eval goal", stderr, "gen-report eval goal -f FILE [flags]")
 	file := fs.String("f", "", "the GOAL schedule (LogGOPSim's text format) to run")
-	fs.Int64Var(&p.L, "L", p.L, "latency L, ns, an integer in [0, 2147483647]")
-	fs.Int64Var(&p.Overhead, "o", p.Overhead, "CPU overhead o of a send or receive, ns, in [0, 2147483647]")
-	fs.Int64Var(&p.Gap, "g", p.Gap, "NIC gap g between messages, ns, in [0, 2147483647]")
-	fs.Int64Var(&p.GapPerByte, "G", p.GapPerByte, "gap per byte G, ns, in [0, 2147483647]")
-	fs.Int64Var(&p.OverheadPerByte, "O", p.OverheadPerByte, "overhead per byte O, ns, in [0, 2147483647]")
-	fs.Int64Var(&p.S, "S", p.S, "largest eager message S, bytes, in [0, 4294967295]; larger ones go by rendezvous")
+	cli.BindParams(fs.FlagSet, &p)
 	noiseTrace := fs.String("noise-trace", "", `LogGOPSim noise trace ("start<TAB>duration" lines, ns) injected into o and calc`)
 	cosched := fs.Bool("noise-cosched", false, "all ranks read the noise trace at one offset (default: a random offset each)")
 	osPeriod := fs.Int64("os-period", 0, "commlab periodic OS jitter: period, ns, in [1, 1e15] (0: off)")
@@ -209,8 +205,8 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	r, err := engine.Run(s, p, nz, engine.Options{Record: record})
-	var re *engine.RangeError
-	if errors.As(err, &re) { // a parameter the schedule cannot take (0-byte messages' G, O)
+	var pe *param.Error
+	if errors.As(err, &pe) { // a parameter the schedule cannot take (0-byte messages' G, O)
 		return fs.ParamError(err)
 	}
 	if err != nil {

@@ -1,10 +1,8 @@
 package nbc
 
 import (
-	"flag"
 	"fmt"
 	"io"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -34,7 +32,7 @@ type nbcEval struct {
 func evalNbc(stdout, stderr io.Writer, args []string) error {
 	p := engine.Default()
 	fs := cli.NewFlagSet("eval nbc", stderr, "gen-report eval nbc [flags]")
-	bindNbcParams(fs.FlagSet, &p)
+	cli.BindParams(fs.FlagSet, &p, cli.Custom{Name: "msg", Value: (*sizeFlag)(&p.Msg)})
 	force := cli.AddForce(fs.FlagSet)
 	if err := fs.ParseArgs(args, false); err != nil {
 		return err
@@ -54,36 +52,6 @@ func evalNbc(stdout, stderr io.Writer, args []string) error {
 		Total: r.Total, Compute: r.Compute, Comm: r.Comm, Overlap: r.Overlap, Overhead: r.Overhead,
 		BaselineMethod: p.Method.Baseline(), Baseline: r.Baseline, Speedup: r.Speedup,
 	})
-}
-
-// bindNbcParams is bindParams for engine.Params, which also has a method (a
-// flag.Value), a string and a message size that takes unit suffixes.
-func bindNbcParams(fs *flag.FlagSet, p *engine.Params) {
-	v := reflect.ValueOf(p).Elem()
-	t := v.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		usage := f.Tag.Get("help")
-		switch ptr := v.Field(i).Addr().Interface().(type) {
-		case *float64:
-			if name == "msg" {
-				fs.Var((*sizeFlag)(ptr), name, usage)
-			} else {
-				fs.Float64Var(ptr, name, *ptr, usage)
-			}
-		case *int:
-			fs.IntVar(ptr, name, *ptr, usage)
-		case *bool:
-			fs.BoolVar(ptr, name, *ptr, usage)
-		case *string:
-			fs.StringVar(ptr, name, *ptr, usage)
-		case flag.Value:
-			fs.Var(ptr, name, usage)
-		default:
-			panic(fmt.Sprintf("gen-report: bindNbcParams: field %s has unsupported type %s", f.Name, f.Type))
-		}
-	}
 }
 
 // sizeFlag is a size in bytes: plain (500000, 5e6) or with a unit, KB/MB/GB

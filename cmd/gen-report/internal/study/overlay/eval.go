@@ -1,11 +1,8 @@
 package overlay
 
 import (
-	"flag"
 	"fmt"
 	"io"
-	"reflect"
-	"strings"
 
 	"commlab/cmd/gen-report/internal/cli"
 	engine "commlab/engine/overlay"
@@ -24,7 +21,7 @@ type overlayEval struct {
 func evalOverlay(stdout, stderr io.Writer, args []string) error {
 	p := engine.Default()
 	fs := cli.NewFlagSet("eval overlay", stderr, "gen-report eval overlay [flags]")
-	bindOverlayParams(fs.FlagSet, &p)
+	cli.BindParams(fs.FlagSet, &p)
 	seed := fs.Uint64("seed", 1, "random seed (keys, random connections); the same seed gives the same output byte for byte")
 	force := cli.AddForce(fs.FlagSet)
 	if err := fs.ParseArgs(args, false); err != nil {
@@ -41,29 +38,4 @@ func evalOverlay(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("eval overlay: %w", err)
 	}
 	return fs.WriteJSON(stdout, overlayEval{Model: "overlay", Params: p, Seed: *seed, Result: r})
-}
-
-// bindOverlayParams is bindParams for engine.Params, whose policy is a
-// flag.Value.
-func bindOverlayParams(fs *flag.FlagSet, p *engine.Params) {
-	v := reflect.ValueOf(p).Elem()
-	t := v.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "" || name == "-" {
-			continue
-		}
-		usage := f.Tag.Get("help")
-		switch ptr := v.Field(i).Addr().Interface().(type) {
-		case *int:
-			fs.IntVar(ptr, name, *ptr, usage)
-		case *float64:
-			fs.Float64Var(ptr, name, *ptr, usage)
-		case flag.Value:
-			fs.Var(ptr, name, usage)
-		default:
-			panic(fmt.Sprintf("gen-report: bindOverlayParams: field %s has unsupported type %s", f.Name, f.Type))
-		}
-	}
 }
