@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"commlab/engine/mmdl"
+	"commlab/engine/param"
 )
 
 // DefaultScale is the fraction of the paper's load a pass executes when
@@ -38,15 +39,10 @@ const (
 	ClockWall      = "wall clock"
 )
 
-// OptionError is an option outside its range.
-type OptionError struct {
-	Field string
-	Value string
-	Want  string
-}
-
-func (e *OptionError) Error() string {
-	return fmt.Sprintf("calibrate: %s = %s is out of range: want %s", e.Field, e.Value, e.Want)
+// optionError is an option outside its range: a *param.Error (errors.As
+// finds it) under the package's name.
+func optionError(field, value, want string) error {
+	return fmt.Errorf("calibrate: %w", &param.Error{Field: field, Value: value, Want: want})
 }
 
 // Record is one executed operation.
@@ -128,14 +124,14 @@ func Run(ctx context.Context, in mmdl.Instance, rounds int, opts Options) (Resul
 		return Result{}, err
 	}
 	if rounds < 0 || rounds > maxRounds {
-		return Result{}, &OptionError{"rounds", strconv.Itoa(rounds), fmt.Sprintf("0 (the scheduler chooses) or 1 to %d", maxRounds)}
+		return Result{}, optionError("rounds", strconv.Itoa(rounds), fmt.Sprintf("0 (the scheduler chooses) or 1 to %d", maxRounds))
 	}
 	scale := opts.Scale
 	if scale == 0 {
 		scale = DefaultScale
 	}
 	if !(scale > 0 && scale <= 1) {
-		return Result{}, &OptionError{"scale", strconv.FormatFloat(opts.Scale, 'g', -1, 64), "a fraction of the load in (0, 1], or 0 for the default"}
+		return Result{}, optionError("scale", strconv.FormatFloat(opts.Scale, 'g', -1, 64), "a fraction of the load in (0, 1], or 0 for the default")
 	}
 	sc := in
 	sc.Tasks = make([]float64, len(in.Tasks))
@@ -145,7 +141,7 @@ func Run(ctx context.Context, in mmdl.Instance, rounds int, opts Options) (Resul
 		total += sc.Tasks[i]
 	}
 	if total < 1 || total > MaxVectors {
-		return Result{}, &OptionError{"scale", strconv.FormatFloat(scale, 'g', -1, 64), fmt.Sprintf("a fraction that leaves 1 to %d whole tasks (it leaves %g of %g)", MaxVectors, total, in.TotalTasks())}
+		return Result{}, optionError("scale", strconv.FormatFloat(scale, 'g', -1, 64), fmt.Sprintf("a fraction that leaves 1 to %d whole tasks (it leaves %g of %g)", MaxVectors, total, in.TotalTasks()))
 	}
 	res := Result{Instance: sc, Scale: scale, HostMHz: hostMHz(sc)}
 	want := SerialChecksum(int(total))

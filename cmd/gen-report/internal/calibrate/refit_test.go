@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"commlab/engine/mmdl"
+	"commlab/engine/param"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
@@ -94,19 +95,19 @@ func TestRefitErrors(t *testing.T) {
 	if err != nil || f.Comm != in.Comm || f.TransferVectors != 0 {
 		t.Errorf("Refit without transfers = %+v, %v; want comm %v carried over", f, err, in.Comm)
 	}
-	var oe *OptionError
+	var oe *param.Error
 	if _, err := Run(t.Context(), in, -1, Options{}); !errors.As(err, &oe) || oe.Field != "rounds" {
-		t.Errorf("Run rounds -1: %v, want an OptionError on rounds", err)
+		t.Errorf("Run rounds -1: %v, want a *param.Error on rounds", err)
 	}
 	for _, scale := range []float64{-0.5, 1.5, math.NaN(), 1e-9} {
 		if _, err := Run(t.Context(), in, 1, Options{Scale: scale}); !errors.As(err, &oe) || oe.Field != "scale" {
-			t.Errorf("Run scale %v: %v, want an OptionError on scale", scale, err)
+			t.Errorf("Run scale %v: %v, want a *param.Error on scale", scale, err)
 		}
 	}
-	var re *mmdl.RangeError
+	var re *param.Error
 	bin := in
 	bin.MHz = []float64{0, 2400}
 	if _, err := Run(t.Context(), bin, 1, Options{}); !errors.As(err, &re) || re.Field != "mhz[0]" {
-		t.Errorf("Run mhz 0: %v, want the instance's RangeError on mhz[0]", err)
+		t.Errorf("Run mhz 0: %v, want the instance's *param.Error on mhz[0]", err)
 	}
 }
