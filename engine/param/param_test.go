@@ -8,9 +8,7 @@ import (
 
 type color string
 
-func (c color) String() string { return string(c) }
-
-var colors = Choices[color]{"red", "green", "blue"}
+var colors = Of([]color{"red", "green", "blue"})
 
 // TestErrorText: every engine package's message, which the goldens of
 // gen-report's eval commands and the pages' tests hold byte for byte.
@@ -26,16 +24,27 @@ func TestErrorText(t *testing.T) {
 }
 
 func TestChoices(t *testing.T) {
-	if c, ok := colors.Parse("green"); !ok || c != "green" {
-		t.Errorf(`Parse("green") = %q, %v`, c, ok)
+	if i := colors.Index("green"); i != 1 {
+		t.Errorf(`Index("green") = %d, want 1`, i)
 	}
-	if c, ok := colors.Parse("Green"); ok || c != "" {
-		t.Errorf(`Parse("Green") = %q, %v: want the zero value, false`, c, ok)
+	if i := colors.Index("Green"); i != -1 {
+		t.Errorf(`Index("Green") = %d, want -1`, i)
 	}
-	if !colors.Valid("blue") || colors.Valid("") {
-		t.Error("Valid: blue must be a choice and the empty name none")
+	if n, ok := colors.Name(2); !ok || n != "blue" {
+		t.Errorf("Name(2) = %q, %v", n, ok)
+	}
+	if n, ok := colors.Name(3); ok || n != "" {
+		t.Errorf("Name(3) = %q, %v: want none", n, ok)
+	}
+	names := colors.Names()
+	names[0] = "changed"
+	if got := Names("a", "b").List(); got != "a, b" {
+		t.Errorf("List() = %q", got)
 	}
 	if got, want := colors.Error("color", `x"y`).Error(), `color = "x\"y" is out of range: want one of red, green, blue`; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if n, _ := colors.Name(0); n != "red" {
+		t.Errorf("Names() returned the list itself: Name(0) is %q after changing the copy", n)
 	}
 }
