@@ -33,18 +33,21 @@ const (
 )
 
 // Methods lists the methods in the order of the paper's Fig. 1 and 2.
-var Methods = param.Choices[Method]{NBCFNoOvlp, NBCFTest, NBCFNoTest, NBCT, MPI, TCC}
+var Methods = []Method{NBCFNoOvlp, NBCFTest, NBCFNoTest, NBCT, MPI, TCC}
+
+// methods are Methods' names, for Set and Validate.
+var methods = param.Of(Methods)
 
 // String returns the method's name, which is also its CLI and URL value.
 func (m Method) String() string { return string(m) }
 
 // Set parses a method name; with String it makes *Method a flag.Value.
 func (m *Method) Set(s string) error {
-	x, ok := Methods.Parse(s)
-	if !ok {
-		return fmt.Errorf("unknown method %q (want one of %s)", s, Methods.List())
+	i := methods.Index(s)
+	if i < 0 {
+		return fmt.Errorf("unknown method %q (want one of %s)", s, methods.List())
 	}
-	*m = x
+	*m = Methods[i]
 	return nil
 }
 
@@ -365,8 +368,8 @@ func (p Params) Validate() error {
 			return &param.Error{Field: c.field, Value: fmt.Sprint(c.v), Want: fmt.Sprintf("an integer in [%d, %d]", c.lo, c.hi)}
 		}
 	}
-	if !Methods.Valid(p.Method) {
-		return Methods.Error("method", string(p.Method))
+	if methods.Index(string(p.Method)) < 0 {
+		return methods.Error("method", string(p.Method))
 	}
 	for _, c := range ints[3:] {
 		if c.v < c.lo || c.v > c.hi {
