@@ -70,8 +70,8 @@ const (
 
 var osPhaseNames = [...]string{PhaseFirst: "first", PhaseStationary: "stationary"}
 
-// osPhases is the values in the order of their names.
-var osPhases = param.Choices[OSPhase]{PhaseFirst, PhaseStationary}
+// osPhases are osPhaseNames, for Set and Validate.
+var osPhases = param.Names(osPhaseNames[:]...)
 
 // OSPhases are the names OSPhase accepts, in order.
 func OSPhases() []string { return osPhaseNames[:] }
@@ -85,11 +85,11 @@ func (o OSPhase) String() string {
 
 // Set parses a name (flag.Value); the error lists the names allowed.
 func (o *OSPhase) Set(s string) error {
-	x, ok := osPhases.Parse(s)
-	if !ok {
+	i := osPhases.Index(s)
+	if i < 0 {
 		return fmt.Errorf("want one of %s", osPhases.List())
 	}
-	*o = x
+	*o = OSPhase(i)
 	return nil
 }
 
@@ -118,8 +118,8 @@ const (
 
 var netWaitNames = [...]string{WaitPeriod: "period", WaitInverse: "inverse"}
 
-// netWaits is the values in the order of their names.
-var netWaits = param.Choices[NetWait]{WaitPeriod, WaitInverse}
+// netWaits are netWaitNames, for Set and Validate.
+var netWaits = param.Names(netWaitNames[:]...)
 
 // NetWaits are the names NetWait accepts, in order.
 func NetWaits() []string { return netWaitNames[:] }
@@ -133,11 +133,11 @@ func (w NetWait) String() string {
 
 // Set parses a name (flag.Value); the error lists the names allowed.
 func (w *NetWait) Set(s string) error {
-	x, ok := netWaits.Parse(s)
-	if !ok {
+	i := netWaits.Index(s)
+	if i < 0 {
 		return fmt.Errorf("want one of %s", netWaits.List())
 	}
-	*w = x
+	*w = NetWait(i)
 	return nil
 }
 
@@ -173,8 +173,8 @@ const (
 
 var osHitsNames = [...]string{HitsWall: "wall", HitsCompute: "compute"}
 
-// osHitsChoices is the values in the order of their names.
-var osHitsChoices = param.Choices[OSHits]{HitsWall, HitsCompute}
+// osHitsChoices are osHitsNames, for Set and Validate.
+var osHitsChoices = param.Names(osHitsNames[:]...)
 
 // OSHitsNames are the names OSHits accepts, in order.
 func OSHitsNames() []string { return osHitsNames[:] }
@@ -188,11 +188,11 @@ func (h OSHits) String() string {
 
 // Set parses a name (flag.Value); the error lists the names allowed.
 func (h *OSHits) Set(s string) error {
-	x, ok := osHitsChoices.Parse(s)
-	if !ok {
+	i := osHitsChoices.Index(s)
+	if i < 0 {
 		return fmt.Errorf("want one of %s", osHitsChoices.List())
 	}
-	*h = x
+	*h = OSHits(i)
 	return nil
 }
 
@@ -276,13 +276,13 @@ func (p Params) Validate() error {
 	} else if err := timeErr("duration", p.Duration, 0, p.Period, false); err != nil {
 		return err
 	}
-	if !osPhases.Valid(p.OSPhase) {
+	if _, ok := osPhases.Name(int(p.OSPhase)); !ok {
 		return &param.Error{Field: "os_phase", Value: p.OSPhase.String(), Want: "one of " + osPhases.List()}
 	}
-	if !osHitsChoices.Valid(p.OSHits) {
+	if _, ok := osHitsChoices.Name(int(p.OSHits)); !ok {
 		return &param.Error{Field: "os_hits", Value: p.OSHits.String(), Want: "one of " + osHitsChoices.List()}
 	}
-	if !netWaits.Valid(p.NetWait) {
+	if _, ok := netWaits.Name(int(p.NetWait)); !ok {
 		return &param.Error{Field: "net_wait", Value: p.NetWait.String(), Want: "one of " + netWaits.List()}
 	}
 	// 1/period must stay finite; a mean wait of more than 1e12 s meets no
