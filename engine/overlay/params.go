@@ -24,18 +24,21 @@ const (
 )
 
 // Policies lists the policies in the order of the paper's Fig. 5.
-var Policies = param.Choices[Policy]{Topology, All, Random}
+var Policies = []Policy{Topology, All, Random}
+
+// policies are Policies' names, for Set and Validate.
+var policies = param.Of(Policies)
 
 // String returns the policy's name, which is also its CLI and URL value.
 func (p Policy) String() string { return string(p) }
 
 // Set parses a policy name; with String it makes *Policy a flag.Value.
 func (p *Policy) Set(s string) error {
-	x, ok := Policies.Parse(s)
-	if !ok {
-		return fmt.Errorf("unknown policy %q (want one of %s)", s, Policies.List())
+	i := policies.Index(s)
+	if i < 0 {
+		return fmt.Errorf("unknown policy %q (want one of %s)", s, policies.List())
 	}
-	*p = x
+	*p = Policies[i]
 	return nil
 }
 
@@ -59,18 +62,21 @@ const (
 )
 
 // Patterns lists the patterns.
-var Patterns = param.Choices[Pattern]{PatternShift, PatternPairwise, PatternRandom}
+var Patterns = []Pattern{PatternShift, PatternPairwise, PatternRandom}
+
+// patterns are Patterns' names, for Set and Validate.
+var patterns = param.Of(Patterns)
 
 // String returns the pattern's name, its CLI and URL value.
 func (p Pattern) String() string { return string(p) }
 
 // Set parses a pattern name; with String it makes *Pattern a flag.Value.
 func (p *Pattern) Set(s string) error {
-	x, ok := Patterns.Parse(s)
-	if !ok {
-		return fmt.Errorf("unknown pattern %q (want one of %s)", s, Patterns.List())
+	i := patterns.Index(s)
+	if i < 0 {
+		return fmt.Errorf("unknown pattern %q (want one of %s)", s, patterns.List())
 	}
-	*p = x
+	*p = Patterns[i]
 	return nil
 }
 
@@ -109,7 +115,10 @@ const (
 )
 
 // Handshakes lists the handshake readings, the default first.
-var Handshakes = param.Choices[Handshake]{HandshakeKernel, HandshakeApplication}
+var Handshakes = []Handshake{HandshakeKernel, HandshakeApplication}
+
+// handshakes are Handshakes' names, for Set and Validate.
+var handshakes = param.Of(Handshakes)
 
 // String returns the reading's name, its CLI and URL value.
 func (h Handshake) String() string { return string(h) }
@@ -117,11 +126,11 @@ func (h Handshake) String() string { return string(h) }
 // Set parses a reading's name; with String it makes *Handshake a
 // flag.Value.
 func (h *Handshake) Set(s string) error {
-	x, ok := Handshakes.Parse(s)
-	if !ok {
+	i := handshakes.Index(s)
+	if i < 0 {
 		return fmt.Errorf("unknown handshake %q (want kernel or application)", s)
 	}
-	*h = x
+	*h = Handshakes[i]
 	return nil
 }
 
@@ -298,17 +307,17 @@ func (p Params) Validate() error {
 	if p.Fill > 0 && p.Switches != (p.Nodes+p.Fill-1)/p.Fill {
 		return &param.Error{Field: "switches", Value: fmt.Sprint(p.Switches), Want: fmt.Sprintf("%d: with fill = %d, ceil(nodes / fill)", (p.Nodes+p.Fill-1)/p.Fill, p.Fill)}
 	}
-	if !Patterns.Valid(p.Pattern) {
-		return Patterns.Error("pattern", string(p.Pattern))
+	if patterns.Index(string(p.Pattern)) < 0 {
+		return patterns.Error("pattern", string(p.Pattern))
 	}
 	if err := intRange("chunk_bytes", p.ChunkBytes, 0, 1<<30); err != nil {
 		return err
 	}
-	if !Handshakes.Valid(p.Handshake) {
-		return Handshakes.Error("handshake", string(p.Handshake))
+	if handshakes.Index(string(p.Handshake)) < 0 {
+		return handshakes.Error("handshake", string(p.Handshake))
 	}
-	if !Policies.Valid(p.Policy) {
-		return Policies.Error("policy", string(p.Policy))
+	if policies.Index(string(p.Policy)) < 0 {
+		return policies.Error("policy", string(p.Policy))
 	}
 	if err := intRange("cache", p.Cache, 0, p.Procs-1); err != nil {
 		return err
