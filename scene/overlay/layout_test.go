@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"commlab/engine/overlay"
+	eoverlay "commlab/engine/overlay"
 	"commlab/render"
 	"commlab/scene"
 	"commlab/scene/scenetest"
@@ -102,7 +102,7 @@ func TestStaticArcsPerPolicy(t *testing.T) {
 		if want < 0 {
 			want = 0
 			for _, e := range r.res.Events {
-				if e.Kind == overlay.Open {
+				if e.Kind == eoverlay.Open {
 					want++
 				}
 			}
@@ -259,7 +259,7 @@ func TestNothingPastThePlayhead(t *testing.T) {
 			}
 			opened := 0
 			for _, e := range r.res.Events {
-				if e.Kind == overlay.ShortcutOpen && e.Time <= tt {
+				if e.Kind == eoverlay.ShortcutOpen && e.Time <= tt {
 					opened++
 				}
 			}

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"commlab/engine/overlay"
+	eoverlay "commlab/engine/overlay"
 	"commlab/engine/topology"
 	"commlab/internal/permsort"
 	"commlab/render"
@@ -14,7 +14,7 @@ import (
 )
 
 // membership is the dynamic membership the scene shows after the sort
-// (the paper's subject, Section 3; overlay.Membership): a node cabled to
+// (the paper's subject, Section 3; eoverlay.Membership): a node cabled to
 // one leaf switch joins, measuring its RTT to one node per switch
 // (topology.MeasureJoin) and placed from those alone (topology.Join), and
 // opens the topology policy's connections; then a node leaves, its
@@ -69,17 +69,17 @@ func (m *membership) on() bool { return m.joinLeaf >= 0 || m.leaveNode >= 0 }
 // cluster t under p, from time start on. rng draws the measurements'
 // noise. It returns the tree the picture lays out: t with the joining
 // node on the switch it is cabled to.
-func newMembership(p overlay.Params, t *topology.Tree, joinIdx, leaveNode int, start float64, rng *rand.Rand) (*membership, *topology.Tree, []int, error) {
+func newMembership(p eoverlay.Params, t *topology.Tree, joinIdx, leaveNode int, start float64, rng *rand.Rand) (*membership, *topology.Tree, []int, error) {
 	m := membershipOff
 	m.start, m.leaveNode = start, leaveNode
 	P, N := p.Procs, p.Nodes
 	procLeaf := make([]int, P)
 	procNode := make([]int, P)
 	for q := range P {
-		procNode[q] = overlay.ProcNode(q, P, N)
+		procNode[q] = eoverlay.ProcNode(q, P, N)
 		procLeaf[q] = t.Leaf(procNode[q])
 	}
-	ms := overlay.NewMembership(procLeaf)
+	ms := eoverlay.NewMembership(procLeaf)
 	phys := t
 	now := start
 	lat := func(tr *topology.Tree, u, v int) float64 {
@@ -187,7 +187,7 @@ func newMembership(p overlay.Params, t *topology.Tree, joinIdx, leaveNode int, s
 
 // nextHops is every ordered pair's next hop among the processes live says
 // are members (-1 for the rest).
-func nextHops(ms *overlay.Membership, n int, live func(int) bool) []int {
+func nextHops(ms *eoverlay.Membership, n int, live func(int) bool) []int {
 	out := make([]int, n*n)
 	for a := range n {
 		for b := range n {

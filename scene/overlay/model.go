@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"commlab/engine/overlay"
+	eoverlay "commlab/engine/overlay"
 	"commlab/engine/trace"
 	"commlab/internal/permsort"
 )
@@ -65,7 +65,7 @@ type history struct {
 func pairKey(a, b, procs int) int { return min(a, b)*procs + max(a, b) }
 
 // newHistory replays the engine's events and trace.
-func newHistory(procs int, res overlay.Result, tr *trace.Trace) *history {
+func newHistory(procs int, res eoverlay.Result, tr *trace.Trace) *history {
 	h := &history{steps: make([][]openStep, procs)}
 	cur := map[int]int{} // pair → index in links of its open connection
 	open := make([]int, procs)
@@ -99,8 +99,8 @@ func newHistory(procs int, res overlay.Result, tr *trace.Trace) *history {
 	for _, e := range res.Events {
 		a, b := int(min(e.From, e.To)), int(max(e.From, e.To))
 		switch e.Kind {
-		case overlay.Open, overlay.ShortcutOpen:
-			sc := e.Kind == overlay.ShortcutOpen
+		case eoverlay.Open, eoverlay.ShortcutOpen:
+			sc := e.Kind == eoverlay.ShortcutOpen
 			rd := e.Time
 			if sc {
 				rd = math.Inf(1)
@@ -116,12 +116,12 @@ func newHistory(procs int, res overlay.Result, tr *trace.Trace) *history {
 				short[b]++
 			}
 			record(e.Time, a, b)
-		case overlay.ShortcutReady:
+		case eoverlay.ShortcutReady:
 			if i, ok := cur[pairKey(a, b, procs)]; ok {
 				h.links[i].ready = e.Time
 			}
 			h.keySteps = append(h.keySteps, e.Time)
-		case overlay.Evict:
+		case eoverlay.Evict:
 			k := pairKey(a, b, procs)
 			if i, ok := cur[k]; ok {
 				h.links[i].close, h.links[i].by = e.Time, int(e.Via)
@@ -136,7 +136,7 @@ func newHistory(procs int, res overlay.Result, tr *trace.Trace) *history {
 			}
 			h.evicts = append(h.evicts, e.Time)
 			h.keySteps = append(h.keySteps, e.Time)
-		case overlay.Relay:
+		case eoverlay.Relay:
 			k := [2]float64{float64(e.From), e.Time}
 			relayAt[k] = int(e.Via)
 			if sent[k] {

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strconv"
 
-	"commlab/engine/overlay"
+	eoverlay "commlab/engine/overlay"
 	"commlab/scene"
 )
 
-// The scene's URL keys: the engine's JSON names (overlay.Params), so a
+// The scene's URL keys: the engine's JSON names (eoverlay.Params), so a
 // page URL, a gen-report flag and an engine error name a parameter alike.
 const (
 	KeyCache      = "cache"
@@ -61,14 +61,14 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // Fields are the controls: the cache and the policy first (what the scene
 // is about), then the cluster and the sort's length.
 func Fields() []scene.Field {
-	policies := make([]string, len(overlay.Policies))
-	for i, p := range overlay.Policies {
+	policies := make([]string, len(eoverlay.Policies))
+	for i, p := range eoverlay.Policies {
 		policies[i] = string(p)
 	}
 	return []scene.Field{
 		{Key: KeyCache, Label: "cache C", Help: "shortcuts a process may keep open; when a new one needs room the least recently used is closed (0: relay every time)", Kind: scene.Int, Type: "int", Min: 0, Max: MaxCache, Default: itoa(DefaultCache),
 			DependsOn: []string{KeyProcs}, RangeFor: rangeCache},
-		{Key: KeyPolicy, Label: "policy", Help: "static connections: topology (own switch, one per other switch), all (every pair) or random (half of the possible, at random)", Kind: scene.Choice, Type: "choice", Choices: policies, Default: string(overlay.Topology)},
+		{Key: KeyPolicy, Label: "policy", Help: "static connections: topology (own switch, one per other switch), all (every pair) or random (half of the possible, at random)", Kind: scene.Choice, Type: "choice", Choices: policies, Default: string(eoverlay.Topology)},
 		{Key: KeyNodes, Label: "nodes", Help: "nodes, spread evenly over the leaf switches", Kind: scene.Int, Type: "int", Min: 2, Max: MaxNodes, Default: itoa(DefaultNodes)},
 		{Key: KeyProcs, Label: "processes", Help: "processes, placed on the nodes in blocks (at least one per node)", Kind: scene.Int, Type: "int", Min: MinProcs, Max: MaxProcs, Default: itoa(DefaultProcs),
 			DependsOn: []string{KeyNodes}, DefaultFor: defaultProcs, RangeFor: rangeProcs},
@@ -83,7 +83,7 @@ func Fields() []scene.Field {
 }
 
 // checkMembership refuses a join or a leave under a policy other than
-// topology: overlay.Membership keeps the topology policy's connections.
+// topology: eoverlay.Membership keeps the topology policy's connections.
 // A join names a leaf switch, a leave a node, of the cluster the other
 // fields make.
 func checkMembership(v scene.Values) error {
@@ -95,7 +95,7 @@ func checkMembership(v scene.Values) error {
 			return &scene.FieldError{Key: c.key, Value: v[c.key], Want: fmt.Sprintf("an integer in [%g, %g] (%s)", c.r.Lo, c.r.Hi, c.r.Why)}
 		}
 	}
-	if v[KeyPolicy] == string(overlay.Topology) {
+	if v[KeyPolicy] == string(eoverlay.Topology) {
 		return nil
 	}
 	for _, k := range []string{KeyJoin, KeyLeave} {
@@ -116,10 +116,10 @@ func randomDegree(procs int) int { return max(2, procs/2&^1) }
 // constant is the engine's default. A value the engine rejects (a
 // cache of 16 for 8 processes, more switches than nodes) comes back as a
 // *scene.FieldError on the field to change.
-func Params(v scene.Values) (overlay.Params, error) {
-	p := overlay.Default()
+func Params(v scene.Values) (eoverlay.Params, error) {
+	p := eoverlay.Default()
 	p.Cache = v.Int(KeyCache)
-	p.Policy = overlay.Policy(v[KeyPolicy])
+	p.Policy = eoverlay.Policy(v[KeyPolicy])
 	p.Nodes = v.Int(KeyNodes)
 	p.Procs = v.Int(KeyProcs)
 	p.Switches = v.Int(KeySwitches)

@@ -3,7 +3,7 @@ package overlay
 import (
 	"fmt"
 
-	"commlab/engine/overlay"
+	eoverlay "commlab/engine/overlay"
 	"commlab/engine/progress"
 	"commlab/engine/topology"
 	"commlab/engine/trace"
@@ -51,7 +51,7 @@ func (Scene) Fields() []scene.Field { return Fields() }
 func (Scene) Build(v scene.Values, seed uint64) (scene.Run, error) { return checked.Build(v, seed) }
 
 // BuildProgress is Build telling pr the fraction of the sort's iterations
-// done (overlay.RunISProgress), the build's long part
+// done (eoverlay.RunISProgress), the build's long part
 // (scene.Progressive).
 func (Scene) BuildProgress(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
 	return checked.BuildProgress(v, seed, pr)
@@ -69,7 +69,7 @@ var checked = scene.Checked{
 }
 
 // model is what the fields set (scene.Model): the engine's parameters.
-type model struct{ p overlay.Params }
+type model struct{ p eoverlay.Params }
 
 // Run is the scene's build once the values are checked.
 func (m *model) Run(v scene.Values, seed uint64, pr progress.Func) (scene.Run, error) {
@@ -78,21 +78,21 @@ func (m *model) Run(v scene.Values, seed uint64, pr progress.Func) (scene.Run, e
 		return nil, err
 	}
 	tr := new(trace.Trace)
-	res, err := overlay.RunISProgress(p, scene.RNG(seed, 0), tr, pr)
+	res, err := eoverlay.RunISProgress(p, scene.RNG(seed, 0), tr, pr)
 	if err != nil {
 		return nil, err
 	}
 	if !(res.Time > 0) {
 		return nil, fmt.Errorf("the sort took %v s", res.Time)
 	}
-	tree, err := overlay.Cluster(p)
+	tree, err := eoverlay.Cluster(p)
 	if err != nil {
 		return nil, err
 	}
 	r := &run{p: p, res: res, tr: tr, mb: &membershipOff, end: res.Time}
 	procNode := make([]int, p.Procs)
 	for q := range procNode {
-		procNode[q] = overlay.ProcNode(q, p.Procs, p.Nodes)
+		procNode[q] = eoverlay.ProcNode(q, p.Procs, p.Nodes)
 	}
 	if v.Int(KeyJoin) >= 0 || v.Int(KeyLeave) >= 0 {
 		// The membership's draws come from a stream of their own, so the
@@ -124,8 +124,8 @@ func (m *model) Run(v scene.Values, seed uint64, pr progress.Func) (scene.Run, e
 
 // run is one built scene.
 type run struct {
-	p     overlay.Params
-	res   overlay.Result
+	p     eoverlay.Params
+	res   eoverlay.Result
 	tr    *trace.Trace
 	cl    *cluster
 	h     *history
@@ -178,8 +178,8 @@ func (r *run) Numbers() map[string]float64 {
 	return out
 }
 
-// engineCluster is the cluster overlay.RunIS simulates (overlay.Cluster,
-// processes placed by overlay.ProcNode), with a joining node where it is
+// engineCluster is the cluster eoverlay.RunIS simulates (eoverlay.Cluster,
+// processes placed by eoverlay.ProcNode), with a joining node where it is
 // cabled, in the form the picture lays out, so the drawing cannot drift
 // from the engine.
 func engineCluster(t *topology.Tree, procNode []int) *cluster {

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"commlab/engine/overlay"
+	eoverlay "commlab/engine/overlay"
 	"commlab/engine/param"
 	"commlab/scene"
 	"commlab/scene/scenetest"
@@ -29,7 +29,7 @@ func TestInfoAndFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := overlay.Default()
+	d := eoverlay.Default()
 	d.Cache, d.Nodes, d.Procs, d.Switches, d.Iterations = DefaultCache, DefaultNodes, DefaultProcs, DefaultSwitches, DefaultIterations
 	d.Keys, d.RandomDegree = Keys, 10
 	if p != d {
@@ -65,7 +65,7 @@ func TestNumbersAreTheEngines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := overlay.RunIS(p, scene.RNG(1, 0), nil)
+		res, err := eoverlay.RunIS(p, scene.RNG(1, 0), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +143,7 @@ func TestClusterIsTheEngines(t *testing.T) {
 			adj[i] = make([]bool, P)
 		}
 		for _, e := range r.res.Events {
-			if e.Kind == overlay.Open {
+			if e.Kind == eoverlay.Open {
 				adj[e.From][e.To], adj[e.To][e.From] = true, true
 			}
 		}
@@ -203,7 +203,7 @@ func TestEndAndSteps(t *testing.T) {
 		}
 		for _, e := range r.res.Events {
 			switch e.Kind {
-			case overlay.ShortcutOpen, overlay.ShortcutReady, overlay.Evict:
+			case eoverlay.ShortcutOpen, eoverlay.ShortcutReady, eoverlay.Evict:
 				if e.Time > r.End() {
 					continue
 				}
