@@ -372,6 +372,11 @@ func (s *nbcStudy) Run(ctx context.Context, owned []bool, progress func(done, to
 	})
 }
 
+var _ study.TrialCounter = (*nbcStudy)(nil) // gen-report status counts its trials
+
+// PointTrials is 0: the engine draws no random numbers.
+func (s *nbcStudy) PointTrials(int, json.RawMessage) (int, error) { return 0, nil }
+
 // Page builds the page from every point's run.
 func (s *nbcStudy) Page(raw []json.RawMessage) (report.Page, error) {
 	r, err := s.results(raw)
