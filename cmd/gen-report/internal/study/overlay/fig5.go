@@ -372,7 +372,7 @@ func (s *overlayStudy) fig5Table(f ovlFig5) *report.Table {
 	t := &report.Table{
 		ID: "overlay-fig5-table", Title: "Fig. 5's runs in numbers",
 		Caption: fmt.Sprintf("Per cell: the mean time over %d seeds with its 95 %% t-interval; the differences against C = 0, \"all\" and \"random\" of the same chunk size, paired by seed (Fieller's 95 %% interval of the ratio of the means; negative: faster); and, mean over the seeds, the connections, messages relayed, shortcuts opened and evicted by LRU, and the buffer memory connections hold (each its path's bandwidth-delay product). A click on a row opens the overlay scene with that configuration.", s.seeds),
-		Header: []string{"key messages", "connections", "handshake", "time (ms)", "vs C = 0", "vs all", "vs random", "conn. mean", "conn. max", "static max", "relayed", "shortcuts opened", "evicted", "buffer max (KiB)"},
+		Header:  []string{"key messages", "connections", "handshake", "time (ms)", "vs C = 0", "vs all", "vs random", "conn. mean", "conn. max", "static max", "relayed", "shortcuts opened", "evicted", "buffer max (KiB)"},
 	}
 	opt := func(iv stats.Interval, ok bool) string {
 		if !ok {

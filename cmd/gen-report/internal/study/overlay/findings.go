@@ -37,8 +37,8 @@ const (
 
 // The paper's words behind the Fig. 5 claims, quoted in the tolerances.
 const (
-	wordsBetter = `"全ての接続を確立したりランダムに接続を確立するよりも，物理的なネットワークトポロジーを考慮して接続を確立した方が，接続数は少ないにも関わらず，良い性能が達成できている" (Section 4.2: topology-aware connections achieve better performance than all or random ones, although they are fewer): "良い性能" (better performance) names no margin, so better is a difference our interval puts wholly below 0`
-	wordsNearly = `"全対全に接続を維持した場合と同程度以上の性能を，小さい接続数で達成" (abstract: "performance nearly equal to (or better than) the case where all possible connections are established", with fewer connections): "同程度" (nearly equal) names no number; we allow up to +5 %, our choice, labelled as ours`
+	wordsBetter  = `"全ての接続を確立したりランダムに接続を確立するよりも，物理的なネットワークトポロジーを考慮して接続を確立した方が，接続数は少ないにも関わらず，良い性能が達成できている" (Section 4.2: topology-aware connections achieve better performance than all or random ones, although they are fewer): "良い性能" (better performance) names no margin, so better is a difference our interval puts wholly below 0`
+	wordsNearly  = `"全対全に接続を維持した場合と同程度以上の性能を，小さい接続数で達成" (abstract: "performance nearly equal to (or better than) the case where all possible connections are established", with fewer connections): "同程度" (nearly equal) names no number; we allow up to +5 %, our choice, labelled as ours`
 	wordsImprove = `"動的に接続の確立を行うことによって性能が向上していることも分かる" (Section 4.2: establishing connections dynamically improves the performance): an improvement over C = 0 is a difference our interval puts wholly below 0; "以降はその接続を用いて，メッセージを直接宛先へ送信しようとする" (Section 3.2: from then on the sender sends directly over the shortcut) is what the readings differ on: whether "from then on" includes the later chunks of the message that opened it`
 )
 
