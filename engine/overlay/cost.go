@@ -44,7 +44,7 @@ const (
 	// with the slices' growth.
 	chunkBytesFree   = 100
 	chunkBytesQueued = 500
-	tracedBytes    = 2400
+	tracedBytes      = 2400
 )
 
 // Messages is how many messages an Integer Sort run of p sends: per

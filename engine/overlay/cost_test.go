@@ -126,7 +126,9 @@ var worstShapes = []struct {
 	{"256 procs keys=procs", func(p *Params) { p.Nodes, p.Procs, p.Switches, p.Keys, p.Iterations = 128, 256, 8, 256, 1 }, false},
 	{"64 switches of 1 node, C=16", func(p *Params) { p.Switches, p.Iterations, p.Cache = 64, 1, 16 }, false},
 	{"pattern random 256 B", func(p *Params) { p.Pattern, p.Iterations, p.ChunkBytes = PatternRandom, 1, 256 }, false},
-	{"traced 512 B, 32 procs", func(p *Params) { p.Nodes, p.Procs, p.Switches, p.Keys, p.Iterations, p.ChunkBytes = 16, 32, 4, 1 << 18, 2, 512 }, true},
+	{"traced 512 B, 32 procs", func(p *Params) {
+		p.Nodes, p.Procs, p.Switches, p.Keys, p.Iterations, p.ChunkBytes = 16, 32, 4, 1<<18, 2, 512
+	}, true},
 }
 
 // TestEstimateBoundsWorstShapes (issue 26): on every worst shape the
