@@ -1,7 +1,6 @@
 package overlay
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -82,15 +81,7 @@ func sameCell(s *overlayStudy, got engine.Params, c ovlCell) string {
 // every row of the cost sweep opens the overlay scene (parsed by the
 // scene registry, within the page's budget) on its own configuration.
 func TestOverlayLinksOpenTheirPoint(t *testing.T) {
-	s := newOverlayStudy(false, 1)
-	raw, err := s.Run(context.Background(), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := s.results(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, r := quickResults(t)
 	check := func(where string, l *report.Link, c ovlCell) {
 		t.Helper()
 		if d := sameCell(s, openLink(t, where, l), c); d != "" {

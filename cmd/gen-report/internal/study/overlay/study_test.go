@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"commlab/cmd/gen-report/internal/report"
@@ -281,18 +282,38 @@ func TestOverlayFindingsPlans(t *testing.T) {
 	}
 }
 
-// TestOverlayQuickPage builds the quick page from the engines and checks
-// what must hold whatever the model's numbers.
-func TestOverlayQuickPage(t *testing.T) {
+// quick is the quick study at seed 1 and its results, run once for the
+// tests that read them (the grid takes about 20 CPU-s).
+var quick = sync.OnceValues(func() (quickRun, error) {
 	s := newOverlayStudy(false, 1)
 	raw, err := s.Run(context.Background(), nil, nil)
 	if err != nil {
-		t.Fatal(err)
+		return quickRun{}, err
 	}
 	r, err := s.results(raw)
+	return quickRun{s, r}, err
+})
+
+// quickRun is the quick study and its results.
+type quickRun struct {
+	s *overlayStudy
+	r *overlayResults
+}
+
+// quickResults is quick for a test: it fails the test on an error.
+func quickResults(t *testing.T) (*overlayStudy, *overlayResults) {
+	t.Helper()
+	q, err := quick()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return q.s, q.r
+}
+
+// TestOverlayQuickPage builds the quick page from the engines and checks
+// what must hold whatever the model's numbers.
+func TestOverlayQuickPage(t *testing.T) {
+	s, r := quickResults(t)
 	pg := s.page(r)
 	ids := map[string]bool{}
 	var findings int
