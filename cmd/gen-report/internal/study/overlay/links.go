@@ -65,7 +65,11 @@ func (s *overlayStudy) sceneConfig(c ovlCell) ovlSceneConfig {
 		switches := min(s.is.Switches, nodes, scov.MaxSwitches)
 		chunk := 0
 		if c.Chunk > 0 {
-			chunk = max(1, int(math.Ceil(keyMessageBytes(scov.Keys, procs, s.is.KeyBytes)/float64(n))))
+			b := keyMessageBytes(scov.Keys, procs, s.is.KeyBytes)
+			chunk = max(1, int(math.Ceil(b/float64(n))))
+			if chunksPerMessage(b, chunk) != n {
+				continue // no whole chunk size cuts this many processes' messages in n: fewer
+			}
 		}
 		for it := min(s.is.Iterations, scov.MaxIter); it >= 1; it-- {
 			raw := map[string]string{
