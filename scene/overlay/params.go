@@ -74,8 +74,8 @@ func Fields() []scene.Field {
 	for i, p := range eoverlay.Policies {
 		policies[i] = string(p)
 	}
-	handshakes := make([]string, len(overlay.Handshakes))
-	for i, h := range overlay.Handshakes {
+	handshakes := make([]string, len(eoverlay.Handshakes))
+	for i, h := range eoverlay.Handshakes {
 		handshakes[i] = string(h)
 	}
 	return []scene.Field{
@@ -88,7 +88,7 @@ func Fields() []scene.Field {
 		{Key: KeySwitches, Label: "switches", Help: "leaf switches under one core switch (at most one per node)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxSwitches, Default: itoa(DefaultSwitches),
 			DependsOn: []string{KeyNodes}, RangeFor: rangeSwitches},
 		{Key: KeyIterations, Label: "iterations", Help: "timed Integer Sort iterations (each one an all-to-all-v key exchange)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxIter, Default: itoa(DefaultIterations)},
-		{Key: KeyHandshake, Label: "handshake", Help: "who completes a shortcut's TCP handshake: kernel (the sender may use the shortcut one round trip after the relay that opened it, while it still works through the sends it posted) or application (after the work queued at both ends: no message posted before the shortcut opened can use it)", Kind: scene.Choice, Type: "choice", Choices: handshakes, Default: string(overlay.HandshakeKernel)},
+		{Key: KeyHandshake, Label: "handshake", Help: "who completes a shortcut's TCP handshake: kernel (the sender may use the shortcut one round trip after the relay that opened it, while it still works through the sends it posted) or application (after the work queued at both ends: no message posted before the shortcut opened can use it)", Kind: scene.Choice, Type: "choice", Choices: handshakes, Default: string(eoverlay.HandshakeKernel)},
 		{Key: KeyChunk, Label: "chunk bytes", Unit: "B", Help: "split every key message into chunks of at most this many bytes, sent one after another, so that the later chunks of a relayed message can take the shortcut its first chunk opened (0: whole messages; a key message of the scene's sort carries Keys/procs² keys of 4 B, about 650 B at its defaults)", Kind: scene.Int, Type: "int", Min: 0, Max: MaxChunk, Default: "0"},
 		{Key: KeyJoin, Label: "join on switch", Help: "after the sort a new node, cabled to this leaf switch (0: the leftmost), joins: it measures its RTT to one node per switch only, is placed from those, and opens the topology policy's connections (-1: no join; topology policy only)", Kind: scene.Int, Type: "int", Min: -1, Max: MaxSwitches - 1, Default: "-1",
 			DependsOn: []string{KeySwitches}, RangeFor: rangeJoin},
@@ -139,7 +139,7 @@ func Params(v scene.Values) (eoverlay.Params, error) {
 	p.Procs = v.Int(KeyProcs)
 	p.Switches = v.Int(KeySwitches)
 	p.Iterations = v.Int(KeyIterations)
-	p.Handshake = overlay.Handshake(v[KeyHandshake])
+	p.Handshake = eoverlay.Handshake(v[KeyHandshake])
 	p.ChunkBytes = v.Int(KeyChunk)
 	p.RandomDegree = randomDegree(p.Procs)
 	p.Keys = Keys

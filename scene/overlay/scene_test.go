@@ -40,7 +40,7 @@ func TestInfoAndFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.Handshake != overlay.HandshakeApplication || q.ChunkBytes != 96 {
+	if q.Handshake != eoverlay.HandshakeApplication || q.ChunkBytes != 96 {
 		t.Errorf("handshake %q, chunk_bytes %d: want application, 96", q.Handshake, q.ChunkBytes)
 	}
 }
