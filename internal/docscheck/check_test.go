@@ -64,6 +64,7 @@ func TestCheck(t *testing.T) {
 		{"code is not prose", "```sh\nthe run took 5 s wall\n```\n\n    took 5 s wall\n", nil},
 		{"a row takes the caption's", "Measured 2026-11-27 with `make bench`:\n\n| what | measured |\n| --- | --- |\n| frames/s | 36.0 frames/s |\n", nil},
 		{"a row takes the row above's when it says so", "Measured 2026-11-27:\n\n| run | measured | command |\n| --- | --- | --- |\n| a | 1.2 s wall | `go test -bench A` |\n| b | 1.3 s wall | as above |\n| c | 1.4 s wall | by hand |\n", []string{"a command"}},
+		{"a generated table is not prose", "<!-- paper-vs-commlab:x generated -->\n| a | b |\n| --- | --- |\n| took | 5 s wall |\n<!-- /paper-vs-commlab:x -->\n\nIt took 5 s wall.\n", []string{"a date and a command"}},
 		{"a paragraph takes its section's", "## Numbers (2026-11-27, `make bench`)\n\nThe overlay plays at 27 frames/s.\n\n## Next\n\nThe overlay plays at 27 frames/s.\n", []string{"a date and a command"}},
 	} {
 		got := Check(c.md)

@@ -22,6 +22,8 @@
 // measurement (wall, seconds of CPU, RSS, took, load, frames/s, ops/s, MB/s,
 // measured). Model parameters and the papers' own numbers
 // ("L = 3000 ns", "a 60 µs set-up default") do not use those words and
-// are not checked; a block that speaks of the paper's measurement says
-// "the paper" and is not checked either.
+// are not checked. Fenced and indented code, HTML comments and the
+// generated paper-vs-commlab tables (whose provenance their opening
+// marker carries, held by cmd/gen-report's TestReadmeTables) are not
+// prose and are not checked.
 package docscheck
