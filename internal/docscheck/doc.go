@@ -1,6 +1,7 @@
 // Package docscheck holds commlab's Markdown (README.md and docs/*.md) to
 // the rule that a measured number says when it was measured and how to
-// measure it again.
+// measure it again, and README.md's layout table to the packages in the
+// tree.
 //
 // The convention, which docs/architecture.md states for writers: a number
 // measured on a machine (a time, a size, a rate) sits in a paragraph, a
