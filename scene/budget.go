@@ -2,6 +2,7 @@ package scene
 
 import (
 	"errors"
+	"math"
 
 	"commlab/engine/cost"
 )
@@ -68,6 +69,9 @@ func CheckBudget(sc Scene, v Values, b cost.Budget) error {
 	if err != nil {
 		return err
 	}
+	if knobs := c.Knobs; knobs != nil {
+		c.Knobs = func() cost.Knobs { return withinFields(knobs(), sc.Fields(), v) }
+	}
 	err = c.Check(b)
 	var ce *cost.Error
 	if !errors.As(err, &ce) {
@@ -78,6 +82,47 @@ func CheckBudget(sc Scene, v Values, b cost.Budget) error {
 		key = "run"
 	}
 	return &FieldError{Key: key, Value: v[key], Want: "a smaller run: " + ce.Error()}
+}
+
+// withinFields keeps the knobs that are fields of the scene, each within
+// the range its field takes given the other values (which can be narrower
+// than the engine's: P ≤ 4096 on the page), so that the page never advises
+// a value its control refuses.
+func withinFields(ks cost.Knobs, fields []Field, v Values) cost.Knobs {
+	var keep []int
+	var list []cost.Knob
+	for i, k := range ks.List {
+		f, ok := fieldByKey(fields, k.Key)
+		if !ok || f.Kind != Int && f.Kind != Float {
+			continue
+		}
+		lo, hi := f.Min, f.Max
+		if f.OpenMin {
+			lo = math.Nextafter(lo, math.Inf(1))
+		}
+		if f.RangeFor != nil {
+			r := f.RangeFor(v)
+			lo, hi = max(lo, r.Lo), min(hi, r.Hi)
+			if r.OpenHi {
+				hi = math.Nextafter(hi, math.Inf(-1))
+			}
+		}
+		k.Min, k.Max = max(k.Min, lo), min(k.Max, hi)
+		k.Int = k.Int || f.Kind == Int
+		k.Pow2 = k.Pow2 || f.Pow2
+		keep, list = append(keep, i), append(list, k)
+	}
+	// The knobs left out stay at their values.
+	return cost.Knobs{List: list, Cost: func(at []float64) (cost.Cost, bool) {
+		all := make([]float64, len(ks.List))
+		for i, k := range ks.List {
+			all[i] = k.Now
+		}
+		for j, i := range keep {
+			all[i] = at[j]
+		}
+		return ks.Cost(all)
+	}}
 }
 
 func fieldByKey(fs []Field, key string) (Field, bool) {

@@ -22,13 +22,23 @@
 // the query's speed (or -seconds), at -fps frames a second, then rests on
 // the last frame for scene.LoopHold before it loops, as the page does with
 // loop=1. Thumbnails are each scene's last frame at its defaults, laid out
-// at the page's 960x540 and painted at half scale: 480x270 pixels.
+// at the page's 960x540 and painted at half scale: 480x270 pixels. Beside
+// them -thumbs writes the scene page's stills, NAME.still-THEME.png for
+// each theme: the page's opening view at the defaults (its Moment, else
+// its end) at 960x540 pixels, which site/boot.js shows while the wasm
+// starts.
 //
 // The layout size is -width and -height; -h prints the usage. Files are
 // written through internal/outfile: a regular file through a temporary file
 // beside it, renamed when complete (a failure never leaves a partial file;
 // Ctrl-C removes the temporary one), a symlink's target, a FIFO or device
-// written through, and "-" as stdout. Bad flags exit with
-// status 2 and one line naming the flag and what it accepts; other failures
-// exit with status 1.
+// written through, and "-" as stdout.
+//
+// A run and its export are checked against the commands' budget before
+// anything is built or written (cmd/internal/budget; -force lifts it): the
+// scene's estimate, then the pictures, the frames a GIF keeps and every
+// frame's display list, measured on sample frames of the run
+// (exportCost). Every failure, bad input, a refusal or a write that fails,
+// exits with status 2 and one line, as gen-report's do; bad flags are
+// named with what they accept.
 package main

@@ -14,7 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"commlab/internal/budget"
+	"commlab/cmd/internal/budget"
+	"commlab/engine/cost"
 	"commlab/internal/outfile"
 	"commlab/internal/shown"
 	"commlab/render"
@@ -30,15 +31,13 @@ func main() {
 		return
 	}
 	fmt.Fprintln(os.Stderr, "gen-anim:", err)
-	var ue usageError
-	if errors.As(err, &ue) {
-		os.Exit(2)
-	}
-	os.Exit(1)
+	os.Exit(2) // every failure, as gen-report
 }
 
 // usageError is bad input on the command line (flags, the query, values a
-// scene rejects): exit status 2.
+// scene rejects, a run over the budget), as against a failure of the
+// export itself (a write error); both exit with status 2, as gen-report's
+// failures do, but the message of one is about the command line.
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
@@ -46,18 +45,22 @@ func (e usageError) Error() string { return e.msg }
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
 
 // Limits of the flags. A side of 4096 at scale 4 is the rasteriser's
-// largest image; 50 frames a second is the fastest a GIF plays as written;
-// the frame budget keeps a GIF's frames (one byte a pixel) within 1 GiB.
+// largest image; 50 frames a second is the fastest a GIF plays as written.
+// What an export may take is the commands' budget (exportCost).
 const (
 	minSide, maxSide   = 64, 4096
 	minScale, maxScale = 0.25, 4.0
 	minFPS, maxFPS     = 1, 50
 	minSecs, maxSecs   = 1, 60
-	frameBudget        = 1 << 30
 
 	// The page's reference size: thumbnails show the picture a visitor
 	// sees there, shrunk.
 	thumbW, thumbH, thumbScale = 960, 540, 0.5
+	// The scene page's stills, at the same layout size and 1 pixel per
+	// CSS pixel: 85-335 kB each (a tenth of the wasm's download at most),
+	// on screen for a second or two, so not drawn for high-DPI screens
+	// (four times the bytes).
+	stillScale = 1.0
 )
 
 type options struct {
@@ -70,6 +73,7 @@ type options struct {
 	fps                 int
 	seconds             float64
 	set                 map[string]bool // flags given on the command line
+	budget              cost.Budget     // what a build and an export may take
 }
 
 func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
@@ -88,7 +92,7 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 	fs.IntVar(&o.fps, "fps", 20, fmt.Sprintf("with -gif: frames a second, %d to %d", minFPS, maxFPS))
 	fs.Float64Var(&o.seconds, "seconds", 0, fmt.Sprintf("with -gif: play the run over this many seconds, %d to %d (default %g divided by the query's speed)", minSecs, maxSecs, scene.PlaySeconds))
 	fs.StringVar(&o.index, "index", "", "write the site's start page, its cards made from the scene catalog, to `FILE` (site/index.html); alone or with -thumbs")
-	fs.StringVar(&o.thumbs, "thumbs", "", fmt.Sprintf("write every scene's last frame at its defaults to `DIR`/NAME.png, %gx%g px", thumbW*thumbScale, thumbH*thumbScale))
+	fs.StringVar(&o.thumbs, "thumbs", "", fmt.Sprintf("write every scene's last frame at its defaults to `DIR`/NAME.png, %gx%g px, and the scene page's stills (its opening view, each theme) to DIR/NAME.still-THEME.png, %gx%g px", thumbW*thumbScale, thumbH*thumbScale, thumbW*stillScale, thumbH*stillScale))
 	force := fs.Bool("force", false, "build a run over the budget ("+budget.Describe()+") anyway")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -112,7 +116,8 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 	}
 	o.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
-	reg = reg.Within(cliBudget(*force))
+	o.budget = cliBudget(*force)
+	reg = reg.Within(o.budget)
 	if err := o.check(); err != nil {
 		return err
 	}
@@ -278,6 +283,7 @@ func export(stdout io.Writer, o options, reg scene.Registry) error {
 	if err != nil {
 		return err
 	}
+	o.scene = st.Scene
 	th, _ := render.ThemeByName(st.Theme)
 	view := scene.View{W: float64(o.w), H: float64(o.h), Theme: th}
 	px := fmt.Sprintf("%dx%d px", int(math.Ceil(float64(o.w)*o.scale)), int(math.Ceil(float64(o.h)*o.scale)))
@@ -288,14 +294,27 @@ func export(stdout io.Writer, o options, reg scene.Registry) error {
 	if !o.set["seconds"] {
 		secs = scene.PlaySeconds / st.Speed
 	}
-	nFrames := int(math.Ceil(secs*float64(o.fps))) + 1
-	if o.gif != "" {
-		if pixels := float64(nFrames) * math.Ceil(float64(o.w)*o.scale) * math.Ceil(float64(o.h)*o.scale); pixels > frameBudget {
-			return usagef("-gif: %d frames of %s are %.1f GiB, over the 1 GiB budget; lower -fps, -seconds or -scale", nFrames, px, pixels/(1<<30))
+	// The export is checked once the run is built and sample frames of
+	// it are laid out and painted (the build is within the budget by its
+	// own estimate, or Build refuses it naming its parameter). A run that
+	// takes long to build is not built for pictures that cannot fit
+	// whatever its frames hold: they are checked alone first.
+	var buildCost cost.Cost
+	if est, ok := sc.(scene.Estimator); ok {
+		if c, err := est.Estimate(st.Values); err == nil {
+			buildCost = c
+		}
+	}
+	if buildCost.Check(o.budget) == nil && buildCost.Seconds > slowBuild {
+		if err := o.checkExport(buildCost, secs, frameCost{at: o.scale}); err != nil {
+			return err
 		}
 	}
 	r, err := build(sc, st)
 	if err != nil {
+		return err
+	}
+	if err := o.checkExport(buildCost, secs, sample(r, view, o.scale)); err != nil {
 		return err
 	}
 	p := scene.NewPlayer(r)
@@ -327,6 +346,30 @@ func export(stdout io.Writer, o options, reg scene.Registry) error {
 		}
 		fmt.Fprintf(stdout, "wrote %s: %s, %s from 0 to %s, %d frames at %d a second over %g s, then %g s on the end\n",
 			o.gif, px, st.Scene, scene.Time(sc.Info(), r.End()), len(frames), o.fps, secs, scene.LoopHold)
+	}
+	return nil
+}
+
+// slowBuild is the estimated build time past which an export's pictures
+// are checked before the run is built.
+const slowBuild = 10
+
+// checkExport refuses the export when it would take more than the budget:
+// the PNG, or else the GIF (the larger). Before the run is built (fc
+// without samples) it names no value of -scale, -fps or -seconds, since
+// the frames' display lists come on top: only by how much the pictures
+// alone are over.
+func (o options) checkExport(build cost.Cost, secs float64, fc frameCost) error {
+	if o.gif == "" && o.png == "" {
+		return nil
+	}
+	c := exportCost(build, o, o.gif != "", secs, o.fps, o.scale, fc)
+	if !fc.sampled {
+		c.Knobs = nil
+		c.Why += ", the pictures alone"
+	}
+	if err := c.Check(o.budget); err != nil {
+		return usagef("%v", err)
 	}
 	return nil
 }
@@ -385,6 +428,29 @@ func thumbs(stdout io.Writer, o options, reg scene.Registry) error {
 			return fmt.Errorf("-thumbs: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s: %gx%g px, %s at its end, t = %s\n", path, thumbW*thumbScale, thumbH*thumbScale, name, scene.Time(sc.Info(), r.End()))
+		if err := stills(stdout, o.thumbs, sc, st, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stills writes the scene page's stills of sc into dir: the page's opening
+// view at the defaults (scene.InitialT of a URL that names no playhead),
+// laid out at the page's 960x540, one per theme, as NAME.still-THEME.png.
+// The page (site/boot.js) shows the one of its theme while the wasm
+// starts, until the first live frame covers it.
+func stills(stdout io.Writer, dir string, sc scene.Scene, st scene.State, r scene.Run) error {
+	name := sc.Info().Name
+	t := scene.InitialT("", st, r)
+	for _, theme := range render.ThemeNames {
+		th, _ := render.ThemeByName(theme)
+		l := r.Frame(t, scene.View{W: thumbW, H: thumbH, Theme: th})
+		path := filepath.Join(dir, name+".still-"+theme+".png")
+		if err := writeFile(path, func(w io.Writer) error { return raster.EncodePNG(w, l, stillScale) }); err != nil {
+			return fmt.Errorf("-thumbs: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s: %gx%g px, the scene page's still of %s (its opening view), t = %s\n", path, thumbW*stillScale, thumbH*stillScale, name, scene.Time(sc.Info(), t))
 	}
 	return nil
 }

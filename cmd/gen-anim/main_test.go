@@ -207,6 +207,19 @@ func TestThumbs(t *testing.T) {
 		if got := color.RGBAModel.Convert(img.At(479, 10)); got != render.Dark().Compute {
 			t.Errorf("%s thumbnail: the bar's end = %v, want the final frame's full bar %v", name, got, render.Dark().Compute)
 		}
+		// The scene page's stills: every theme whatever -theme says, at
+		// the page's 960x540, on the opening view (the end, for these
+		// scenes, which name no moment).
+		for _, theme := range render.ThemeNames {
+			th, _ := render.ThemeByName(theme)
+			img := decodePNG(t, filepath.Join(dir, "thumbs", name+".still-"+theme+".png"))
+			if got := img.Bounds().Size(); got != image.Pt(960, 540) {
+				t.Errorf("%s %s still is %v, want 960x540", name, theme, got)
+			}
+			if got := color.RGBAModel.Convert(img.At(958, 20)); got != th.Compute {
+				t.Errorf("%s %s still: the bar's end = %v, want the opening view's full bar %v", name, theme, got, th.Compute)
+			}
+		}
 	}
 }
 
@@ -257,9 +270,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-png", "same", "-gif", "same"}, "-png and -gif both name", true},
 		{[]string{"-thumbs", "t", "-width", "100"}, "cannot be combined with -width", true},
 		{[]string{"-thumbs", "t", "-png", "a.png"}, "cannot be combined with -png", true},
-		{[]string{"-gif", "a.gif", "-width", "4096", "-height", "4096", "-scale", "4"}, "-gif: 161 frames of 16384x16384 px are 40.2 GiB, over the 1 GiB budget", true},
+		{[]string{"-gif", "a.gif", "-width", "4096", "-height", "4096", "-scale", "4"}, "-gif: 161 frames of 16384x16384 px (8 s at 20 a second) of scene dots (≈ 46.2 GB, over the command's 4 GB, half of a test's machine; ≈", true},
 		{[]string{"-png", "no/such/dir/a.png"}, "-png: open", false},
 	}
+	machine(t, 4e9)
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			dir := t.TempDir()

@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"commlab/cmd/gen-report/internal/cli"
+	"commlab/cmd/internal/budget"
 	"commlab/engine/cost"
 	"commlab/engine/sweep"
 	"commlab/engine/topology"
-	"commlab/internal/budget"
 )
 
 // machine8GB puts a fixed machine in place of this one for the test: 8 GB

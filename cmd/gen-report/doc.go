@@ -5,6 +5,9 @@
 //	gen-report -quick -out DIR       reduced grids and trials (tests, CI)
 //	gen-report -shard 2/8 -out DIR   one slice of every study's sweep, as DIR/part-2-of-8.json
 //	gen-report merge -out DIR PARTS  render the reports from all the slices
+//	gen-report -site-base https://commlab.example.org/ -out DIR
+//	                                 the links from charts to scenes point at a hosted
+//	                                 site (default ../, for reports in site/reports/)
 //	gen-report eval allreduce -P 4096 -trials 30 -seed 1
 //	                                 one point as JSON; every model parameter is a flag
 //	gen-report eval logp -P 3 -n 1000 -L 10 -o 1 -g 1 -sigma 2 -trials 200000 -seed 1
@@ -30,5 +33,8 @@
 //
 // Reports are offline and byte-stable: echarts is vendored and written
 // beside the pages, chart IDs are fixed, and the same flags give the same
-// bytes. Each chart links to its data as CSV and JSON.
+// bytes, but for what is measured live on the machine that writes the
+// report (the MMDL calibration loop: mmdl-live.html and data/live-*). Each
+// chart links to its data as CSV and JSON. docs/reports.md describes the
+// pages.
 package main

@@ -57,10 +57,14 @@ type findingsRecord struct {
 	Evidence string `json:"evidence,omitempty"`
 }
 
-// pageFindings returns every finding a page shows, in page order.
+// pageFindings returns every finding a page shows outside its Live
+// sections, in page order.
 func pageFindings(p report.Page) []findingsRecord {
 	var out []findingsRecord
 	for _, sec := range p.Sections {
+		if sec.Live {
+			continue
+		}
 		for _, it := range sec.Items {
 			var fs report.Findings
 			switch v := it.(type) {
@@ -81,20 +85,9 @@ func pageFindings(p report.Page) []findingsRecord {
 
 func pageName(p report.Page) string { return strings.TrimSuffix(p.File, ".html") }
 
-// liveMark is how a finding says its number was measured live on the
-// machine that wrote the report (the MMDL calibration loop): "(live)".
-const liveMark = "(live"
-
 // signature hashes a page's findings (16 hex digits of SHA-256 over their
-// JSON). A finding measured live differs from run to run, so it enters by
-// its claim and the paper's number only.
+// JSON).
 func signature(fs []findingsRecord) string {
-	fs = slices.Clone(fs)
-	for i, f := range fs {
-		if strings.Contains(f.Ours, liveMark) {
-			fs[i] = findingsRecord{Claim: f.Claim, Paper: f.Paper, Verdict: "live"}
-		}
-	}
 	b, err := json.Marshal(fs)
 	if err != nil {
 		panic(err) // strings only: cannot fail

@@ -24,23 +24,25 @@ const (
 )
 
 func runReport(stdout, stderr io.Writer, args []string) error {
-	fs := cli.NewFlagSet("gen-report", stderr, "gen-report [-quick] [-out DIR] [-shard i/n] [-trials N] [-seed S]\n       gen-report merge -out DIR PART.json...\n       gen-report eval MODEL [flags]\n       gen-report topology infer|measure [flags]")
+	fs := cli.NewFlagSet("gen-report", stderr, "gen-report [-quick] [-out DIR] [-shard i/n] [-trials N] [-seed S] [-site-base URL]\n       gen-report merge -out DIR [-site-base URL] PART.json...\n       gen-report eval MODEL [flags]\n       gen-report topology infer|measure [flags]")
 	out := fs.String("out", filepath.Join("site", "reports"), "directory the reports are written to (replaced as a whole); with -shard, the directory the part is written into")
-	quick := fs.Bool("quick", false, "reduced grids and trials, for tests and CI")
 	shardFlag := fs.String("shard", "", "run one slice i/n of every study's sweep and write it as DIR/part-i-of-n.json into -out (see merge)")
-	trials := fs.Int("trials", fullTrials, fmt.Sprintf("trials per point, in [1, %d] (%d with -quick unless given)", cli.MaxTrials, quickTrials))
-	seed := fs.Uint64("seed", 1, "sweep seed")
+	config := reportFlags(fs)
+	base := siteBaseFlag(fs)
 	if err := fs.ParseArgs(args, false); err != nil {
 		return err
 	}
-	if *quick && !fs.IsSet("trials") {
-		*trials = quickTrials
+	if err := checkSiteBase(*base); err != nil {
+		return err
 	}
-	if *trials < 1 || *trials > cli.MaxTrials {
-		return fmt.Errorf("gen-report: -trials = %d is out of range: want an integer in [1, %d]", *trials, cli.MaxTrials)
+	cfg, err := config()
+	if err != nil {
+		return err
 	}
-	cfg := study.Config{Full: !*quick, Trials: *trials, Seed: *seed}
 	if *shardFlag != "" {
+		if fs.IsSet("site-base") {
+			return fmt.Errorf("gen-report: -site-base has no effect with -shard (a part holds no page): give it to merge")
+		}
 		sh, err := sweep.ParseShard(*shardFlag)
 		if err != nil {
 			return fmt.Errorf("gen-report: -shard: %w", err)
@@ -62,7 +64,38 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 		}
 		fmt.Fprintf(stderr, "%s: %d points in %s\n", ls.name, len(results[i]), time.Since(start).Round(100*time.Millisecond))
 	}
-	return writeReports(stdout, stderr, cfg, sweeps, results, *out)
+	return writeReports(stdout, stderr, cfg, sweeps, results, *out, *base)
+}
+
+// siteBaseFlag adds -site-base, which report and merge share.
+func siteBaseFlag(fs *cli.Flags) *string {
+	return fs.String("site-base", report.DefaultSiteBase, `where the report's links find the site's scenes: a relative path ending in "/" (the default, `+report.DefaultSiteBase+`, for reports in site/reports/) or an absolute http(s) URL ending in "/" (a hosted site, for a report opened from file:// elsewhere)`)
+}
+
+// checkSiteBase checks -site-base before minutes of sweeping.
+func checkSiteBase(base string) error {
+	if err := report.CheckSiteBase(base); err != nil {
+		return fmt.Errorf("gen-report: -site-base: %w", err)
+	}
+	return nil
+}
+
+// reportFlags defines on fs the flags that choose a report's sweeps
+// (-quick, -trials, -seed); the function it returns reads them once fs is
+// parsed. The report, status and plan take them alike.
+func reportFlags(fs *cli.Flags) func() (study.Config, error) {
+	quick := fs.Bool("quick", false, "reduced grids and trials, for tests and CI")
+	trials := fs.Int("trials", fullTrials, fmt.Sprintf("trials per point, in [1, %d] (%d with -quick unless given)", cli.MaxTrials, quickTrials))
+	seed := fs.Uint64("seed", 1, "sweep seed")
+	return func() (study.Config, error) {
+		if *quick && !fs.IsSet("trials") {
+			*trials = quickTrials
+		}
+		if *trials < 1 || *trials > cli.MaxTrials {
+			return study.Config{}, fmt.Errorf("%s: -trials = %d is out of range: want an integer in [1, %d]", fs.Name(), *trials, cli.MaxTrials)
+		}
+		return study.Config{Full: !*quick, Trials: *trials, Seed: *seed}, nil
+	}
 }
 
 // laidOut is one study's sweep under the report's Config.
@@ -128,9 +161,10 @@ func probeDir(dir, out string) error {
 }
 
 // writeReports builds every study's page from its points' results (run
-// here, or merged from shards) and writes the report. (The MMDL page's
-// calibration loop runs live on the machine that writes the report.)
-func writeReports(stdout, stderr io.Writer, cfg study.Config, sweeps []laidOut, results [][]json.RawMessage, out string) error {
+// here, or merged from shards) and writes the report, its links under
+// siteBase. (The MMDL page's calibration loop runs live on the machine
+// that writes the report: its section is Live, on a page of its own.)
+func writeReports(stdout, stderr io.Writer, cfg study.Config, sweeps []laidOut, results [][]json.RawMessage, out, siteBase string) error {
 	var pages []report.Page
 	points := 0
 	for i, ls := range sweeps {
@@ -142,10 +176,11 @@ func writeReports(stdout, stderr io.Writer, cfg study.Config, sweeps []laidOut, 
 		points += len(results[i])
 	}
 	idx := report.Index{
-		Title:   "commlab reports",
-		Intro:   "The papers' parameter sweeps, regenerated by commlab's simulation engine (go run ./cmd/gen-report). Every chart links to the data behind it.",
-		Edition: "full",
-		Note:    fmt.Sprintf("This is the full report: the papers' grids, %d trials per point.", cfg.Trials),
+		Title:    "commlab reports",
+		Intro:    "The papers' parameter sweeps, regenerated by commlab's simulation engine (go run ./cmd/gen-report). Every chart links to the data behind it.",
+		Edition:  "full",
+		Note:     fmt.Sprintf("This is the full report: the papers' grids, %d trials per point.", cfg.Trials),
+		SiteBase: siteBase,
 	}
 	if !cfg.Full {
 		idx.Edition = "quick"

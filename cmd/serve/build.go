@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"commlab/internal/boundedio"
 )
 
 // builder makes, in the background while the site is served (-build, which
@@ -66,10 +68,17 @@ func revision(ctx context.Context, repo string) string {
 	return "devel"
 }
 
+// Bounds on the files the builder reads: the report's marker is a few
+// lines, the toolchain's wasm_exec.js about 17 kB.
+const (
+	maxMarker = 64 << 10
+	maxGlue   = 4 << 20
+)
+
 // reportEdition reads which report the site holds: "quick", "full", "" (an
 // older report without an edition line), or "none".
 func reportEdition(site string) string {
-	m, err := os.ReadFile(filepath.Join(site, "reports", ".commlab-report"))
+	m, err := boundedio.ReadFile(filepath.Join(site, "reports", ".commlab-report"), maxMarker)
 	if err != nil {
 		if _, err := os.Stat(filepath.Join(site, "reports", "index.html")); err == nil {
 			return ""
@@ -161,7 +170,7 @@ func (b *builder) copyWasmExec(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("go env GOROOT: %w", err)
 	}
-	glue, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "lib", "wasm", "wasm_exec.js"))
+	glue, err := boundedio.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "lib", "wasm", "wasm_exec.js"), maxGlue)
 	if err != nil {
 		return err
 	}

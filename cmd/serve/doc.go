@@ -19,6 +19,13 @@
 // in place, the page that needs it is a 503 that says what is being built
 // and reloads itself, and the report pages say a full report is on its way.
 //
+// Every answer carries those headers, net/http's own (431, 400) and
+// OPTIONS * included. Connections are bounded (conns.go): a header must
+// come within 10 s, a keep-alive connection idle for 15 s is closed, and
+// at the cap on open connections (the descriptor limit less 64) a new one
+// closes the one idle longest, so idle connections never keep a client
+// out.
+//
 // The default address is loopback only. Any other address makes the site
 // reachable from the network, which serve allows but says so.
 package main

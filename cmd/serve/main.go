@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"commlab/cmd/serve/sitehttp"
+	"commlab/internal/boundedio"
 )
 
 func main() {
@@ -97,6 +98,11 @@ func run(stdout, stderr io.Writer, args []string) error {
 // serve answers on ln until ctx ends, then lets requests in flight finish.
 // With a builder, it starts building once it is listening.
 func serve(ctx context.Context, ln net.Listener, dir string, b *builder, stdout, stderr io.Writer) error {
+	return serveWithin(ctx, ln, dir, b, stdout, stderr, serverLimits())
+}
+
+// serveWithin is serve under the limits lim (tests shorten them).
+func serveWithin(ctx context.Context, ln net.Listener, dir string, b *builder, stdout, stderr io.Writer, lim limits) error {
 	if b == nil {
 		warnMissing(stderr, dir)
 	}
@@ -113,12 +119,9 @@ func serve(ctx context.Context, ln net.Listener, dir string, b *builder, stdout,
 	}
 	fmt.Fprintf(stdout, "serving %s on http://%s/ (Ctrl-C to stop)\n", dir, urlHost(addr))
 
-	srv := &http.Server{
-		Handler:           siteHandler(root.FS(), b),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
+	srv := newServer(siteHandler(root.FS(), b), lim)
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	go func() { done <- srv.Serve(headerListener{ln}) }()
 	buildDone := make(chan struct{})
 	if b != nil {
 		go func() { defer close(buildDone); b.Build(ctx) }()
@@ -168,6 +171,20 @@ func warnMissing(stderr io.Writer, dir string) {
 	}
 }
 
+// maxPage bounds a report page read to put the status in: a larger one
+// (none is near it) is served as it is.
+const maxPage = 64 << 20
+
+// readPage reads a report page of the site, at most maxPage bytes.
+func readPage(root fs.FS, name string) ([]byte, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return boundedio.ReadAll(name, f, maxPage)
+}
+
 // statusSlot is the comment every report page carries where the server puts
 // the builder's status: cmd/gen-report/internal/report's StatusSlot (a test
 // reads it from that package's golden page).
@@ -214,7 +231,7 @@ func siteHandler(root fs.FS, b *builder) http.Handler {
 			page = "reports/index.html"
 		}
 		if note := b.statusNote(); note != "" && r.Method == http.MethodGet && strings.HasPrefix(page, "reports/") && strings.HasSuffix(page, ".html") {
-			if page, err := fs.ReadFile(root, page); err == nil {
+			if page, err := readPage(root, page); err == nil {
 				h := w.Header()
 				for _, kv := range sitehttp.Headers {
 					h.Set(kv[0], kv[1])

@@ -3,6 +3,8 @@ package allreduce
 import (
 	"fmt"
 	"math"
+	"math/bits"
+	"strconv"
 	"strings"
 
 	"commlab/engine/cost"
@@ -83,27 +85,36 @@ func Estimate(p Params, traced bool) cost.Cost {
 		c.Bytes += messageBytes*msgs + spanBytes*float64(spanCap(p)) + (markerBytes+24)*markers
 		c.Seconds += (nsRecord*c.Spans + nsMet*met) * 1e-9
 	}
-	c.Key, c.Why, c.Fit = explain(p, updates, windows, met, buckets, traced)
+	c.Key, c.Why = explain(p, updates, windows, met, buckets, traced)
+	c.Knobs = func() cost.Knobs { return Knobs(p, func(q Params) cost.Cost { return Estimate(q, traced) }) }
 	return c
 }
 
 // explain names what drives the cost: the process-stage updates, or the
-// jitter terms (OS windows recorded or stepped over, network noise scanned)
-// when they outweigh them. The jitter terms grow with N (γN of work and
-// βN of flight) and with 1/period.
-func explain(p Params, updates, windows, met, buckets float64, traced bool) (key, why string, fit func(float64) string) {
+// jitter terms (OS windows stepped over, or recorded when traced, network
+// noise scanned) when they outweigh them. The OS windows grow with
+// 1/(period − duration), so with duration near period it is duration that
+// drives them; the network noise grows with N (βN of flight) and with
+// 1/period (or period, with net_wait=inverse).
+func explain(p Params, updates, windows, met, buckets float64, traced bool) (key, why string) {
 	pn := fmt.Sprintf("P = %d", p.P)
-	P, K := float64(p.P), float64(p.K())
+	recorded := 0.0
+	if traced {
+		recorded = 2 * met // a stall and a reduction span each
+	}
+	big := max(updates, windows, buckets, recorded)
 	var parts []string
-	big := max(updates, windows, buckets, 2*met)
+	osTerm := false
 	switch {
-	case traced && 2*met > 2*P*K:
-		// The stalls' spans outnumber the rest of the trace.
+	case recorded > updates && recorded >= windows:
 		parts = append(parts, fmt.Sprintf("records about %s jitter windows", cost.Num(met)))
+		osTerm = true
 	case windows >= big/10 && windows > updates:
 		parts = append(parts, fmt.Sprintf("steps over about %s jitter windows", cost.Num(windows)))
+		osTerm = true
 	}
-	if buckets >= big/10 && buckets > updates {
+	netTerm := buckets >= big/10 && buckets > updates
+	if netTerm {
 		parts = append(parts, fmt.Sprintf("scans about %s network-noise events and buckets (messages of α + βN = %s s, noise every %s s)", cost.Num(buckets), cost.Num(p.Tcomm()), cost.Num(p.NetMean())))
 	}
 	if len(parts) == 0 {
@@ -111,55 +122,96 @@ func explain(p Params, updates, windows, met, buckets float64, traced bool) (key
 		if traced {
 			why += " and records each"
 		}
-		return "P", why, func(over float64) string {
-			return fmt.Sprintf("lower P to at most %d", pow2Below(float64(p.P)/cost.Scale(over, 1)))
-		}
+		return "P", why
 	}
 	why = fmt.Sprintf("%s with N = %s and period = %s %s", pn, cost.Num(p.N), cost.Num(p.Period), strings.Join(parts, " and "))
-	osTerm := p.OSJitter && (traced && 2*met > 2*P*K || windows >= big/10)
-	// Lowering N helps only while βN and γN, not α, make the stages long.
-	byN := (p.Beta+p.Gamma)*p.N > p.Alpha
-	lowerN := func(over float64) string {
-		return fmt.Sprintf("lower N to at most %s", cost.Num(p.N/cost.Scale(over, 1)))
-	}
-	switch {
-	case osTerm || p.NetWait == WaitPeriod:
-		key = "period"
-		fit = func(over float64) string {
-			s := fmt.Sprintf("raise period to at least %s", cost.Num(p.Period*cost.Scale(over, 1)))
-			if byN {
-				s += " or " + lowerN(over)
-			}
-			return s
+	gap := p.Period - p.Duration
+	if osTerm && gap < p.Period/2 {
+		// The windows come every period − duration of work: a duration
+		// close to period is what makes them many.
+		d := cost.Num(p.Duration)
+		if r, err := strconv.ParseFloat(d, 64); err == nil && r >= p.Period {
+			d = strconv.FormatFloat(p.Duration, 'g', -1, 64)
 		}
-	case byN:
-		key, fit = "N", lowerN
-	default:
-		key, fit = "period", func(float64) string { return "lower period (net_wait=inverse: the mean wait is 1/period)" }
+		why = fmt.Sprintf("%s with duration = %s of period = %s (%s s apart) %s", pn, d, cost.Num(p.Period), cost.Num(gap), strings.Join(parts, " and "))
+		return "duration", why
 	}
-	if !osTerm { // network noise alone: N first
-		key = "N"
+	if osTerm || !((p.Beta+p.Gamma)*p.N > p.Alpha) {
+		return "period", why
 	}
-	return key, why, fit
+	return "N", why
 }
 
-// pow2Below is the largest power of two ≤ x (2 at least).
-func pow2Below(x float64) int {
-	if x < 2 {
-		return 2
+// Knobs are the parameters a refusal of est(p) may advise moving: P (a
+// power of two), N, period (up, or down with net_wait=inverse and no OS
+// jitter), T and duration, each in Validate's range and checked with
+// Validate at the values advised. est is the estimate they move: a
+// trial's, or a scene's that builds on it.
+func Knobs(p Params, est func(Params) cost.Cost) cost.Knobs {
+	return KnobsWith(p, nil, func(q Params, _ []float64) cost.Cost { return est(q) })
+}
+
+// KnobsWith is Knobs with more knobs of est's caller (the jitter scene's
+// trials): est gets their values in extra's order.
+func KnobsWith(p Params, extra []cost.Knob, est func(q Params, extra []float64) cost.Cost) cost.Knobs {
+	periodDown := p.NetNoise && p.NetWait == WaitInverse && !p.OSJitter
+	// T ≤ K = log2 P: with all K redundant exchanges, T follows P down;
+	// with fewer, P goes down to 2^T at most.
+	allT := p.T == p.K()
+	pk := cost.Knob{Key: "P", Now: float64(p.P), Down: true, Min: max(2, float64(int(1)<<min(p.T, 62))), Max: MaxP, Pow2: true}
+	if allT {
+		pk.Min = 2
+		pk.With = func(v float64) string { return fmt.Sprintf("and T to %d", bits.Len(uint(v))-1) }
 	}
-	return 1 << int(math.Floor(math.Log2(x)))
+	ks := []cost.Knob{
+		pk,
+		{Key: "N", Now: p.N, Down: true, Min: 0, Max: 1e12},
+		{Key: "period", Now: p.Period, Down: periodDown, Min: 1e-300, Max: 1e3},
+		{Key: "T", Now: float64(p.T), Down: true, Min: 0, Max: float64(p.K()), Int: true},
+	}
+	if p.OSJitter || p.NetNoise {
+		ks = append(ks, cost.Knob{Key: "duration", Now: p.Duration, Down: true, Min: 1e-300, Max: p.Period})
+	}
+	own := len(ks)
+	return cost.Knobs{
+		List: append(ks, extra...),
+		Cost: func(at []float64) (cost.Cost, bool) {
+			q := p
+			q.P, q.N, q.Period, q.T = int(at[0]), at[1], at[2], int(at[3])
+			if allT && q.T == p.T {
+				q.T = q.K() // T follows P unless it is moved itself
+			}
+			if own == 5 {
+				q.Duration = at[4]
+			}
+			if q.Validate() != nil {
+				return cost.Cost{}, false
+			}
+			return est(q, at[own:]), true
+		},
+	}
+}
+
+// MaxStalls bounds the OS-jitter stalls a traced run records, for the
+// reservation below and the scenes' tables: noise.Periodic's
+// FinishSegments stalls a reduction of work W once if it is ready inside a
+// window and then once for each window that starts before it is done, and
+// the windows leave it period − duration of work between them, so at most
+// ⌈W/(period − duration)⌉ times, and once when W is 0 — per process and
+// stage.
+func MaxStalls(p Params) float64 {
+	if !p.OSJitter {
+		return 0
+	}
+	return float64(p.P) * float64(p.K()) * max(1, math.Ceil(p.Work()/(p.Period-p.Duration)))
 }
 
 // spanCap is the spans a traced run reserves: a wait and a reduction per
-// process and stage, and two more for each OS window expected to interrupt
-// a reduction (Estimate's count, with 10 % to spare), so a long traced run
-// does not grow the slice by copies (growing by 1.25x allocates five times
-// the final size in all).
+// process and stage, and a stall and one more piece of the reduction for
+// each stall (MaxStalls), so that a traced run never grows the slice by
+// copies (growing by 1.25x allocates five times the final size in all)
+// and Estimate's memory bounds it.
 func spanCap(p Params) int {
-	n := 2 * float64(p.P) * float64(p.K())
-	if p.OSJitter {
-		n += 2.2 * float64(p.P) * float64(p.K()) * (p.Work() + p.Duration) / (p.Period - p.Duration)
-	}
+	n := 2*float64(p.P)*float64(p.K()) + 2*MaxStalls(p)
 	return int(min(n, 1<<31)) + 64
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"commlab/internal/shown"
 )
 
 // Cost is an estimate of one run.
@@ -25,6 +27,13 @@ type Cost struct {
 	// what would fit, e.g. "raise period to at least 2e-4 or lower N to at
 	// most 5e6". Nil: Check says only by how much to shrink the run.
 	Fit func(over float64) string
+	// Knobs, when set, are the parameters a refusal may advise moving,
+	// before Fit: the message names each that alone brings the run within
+	// the budget, at the value that does (see Knob), and Fit only when
+	// none does. A caller that changes a cost other than by multiplying
+	// it (adding a part that does not move with the knobs) sets its own
+	// or clears them.
+	Knobs func() Knobs
 }
 
 // Add is the cost of running a and then b in the same process: events,
@@ -39,8 +48,12 @@ func (c Cost) Add(b Cost) Cost {
 
 // Budget is what a run may take.
 type Budget struct {
-	Name    string  // whose budget, for messages: "the page", "this machine (half of its 24 GB)"
-	Bytes   float64 // peak memory, bytes; 0 or Inf: no limit
+	Name  string  // whose budget, for messages: "the page", "the command"
+	Bytes float64 // peak memory, bytes; 0 or Inf: no limit
+	// Basis, when not empty, says where Bytes comes from, after it in a
+	// refusal: "half of the 4.29 GB of RLIMIT_AS (ulimit -v) less the
+	// 1.24 GB this process has mapped".
+	Basis   string
 	Seconds float64 // engine time, s; 0 or Inf: no limit
 	// Slowdown multiplies Cost.Seconds for this budget's platform: the
 	// page runs WebAssembly, the commands run natively (0 means 1).
@@ -113,7 +126,11 @@ func (e *Error) Error() string {
 	memOver := limited(b.Bytes) && c.Bytes > b.Bytes
 	timeOver := limited(b.Seconds) && c.seconds(b) > b.Seconds
 	if memOver {
-		what = append(what, fmt.Sprintf("%s, over %s's %s", approx(Bytes(c.Bytes)), b.Name, Bytes(b.Bytes)))
+		m := fmt.Sprintf("%s, over %s's %s", approx(Bytes(c.Bytes)), b.Name, Bytes(b.Bytes))
+		if b.Basis != "" {
+			m += ", " + b.Basis
+		}
+		what = append(what, m)
 	}
 	if timeOver {
 		what = append(what, fmt.Sprintf("%s of engine time, over %s's %s", approx(Duration(c.seconds(b))), b.Name, Duration(b.Seconds)))
@@ -126,10 +143,27 @@ func (e *Error) Error() string {
 		why = "this run"
 	}
 	msg := fmt.Sprintf("%s (%s)", why, strings.Join(what, "; "))
-	if c.Fit != nil {
-		msg += "; " + c.Fit(e.Over)
+	// The knobs' advice first; Fit when they have none (or there are
+	// none); else by how much to shrink the run.
+	advice, tried := "", ""
+	if c.Knobs != nil {
+		ks := c.Knobs()
+		advice = advise(c, b, ks)
+		switch keys := ks.Keys(); len(keys) {
+		case 0:
+		case 1:
+			tried = " (" + keys[0] + " alone cannot do it within its range)"
+		default:
+			tried = " (no one of " + strings.Join(keys, ", ") + " does it alone within its range, nor two together)"
+		}
+	}
+	if advice == "" && c.Fit != nil {
+		advice = c.Fit(e.Over)
+	}
+	if advice != "" {
+		msg += "; " + advice
 	} else {
-		msg += fmt.Sprintf("; make it about %s times smaller", Num(math.Ceil(e.Over)))
+		msg += fmt.Sprintf("; make it about %s times smaller%s", Num(math.Ceil(e.Over)), tried)
 	}
 	if b.Force != "" {
 		msg += " (" + b.Force + " runs it anyway)"
@@ -149,10 +183,7 @@ func approx(s string) string {
 // significant digits: "64", "0.001", "4.2e8", "1.9e-4".
 func Num(x float64) string {
 	if x != 0 && (math.Abs(x) >= 1e6 || math.Abs(x) < 1e-3) {
-		m, e, _ := strings.Cut(fmt.Sprintf("%.1e", x), "e")
-		m = strings.TrimSuffix(m, ".0")
-		exp, _ := strconv.Atoi(e)
-		return fmt.Sprintf("%se%d", m, exp)
+		return numDigits(x, 2)
 	}
 	if math.Abs(x) >= 1000 {
 		return strconv.FormatFloat(math.Round(x), 'f', 0, 64)
@@ -160,22 +191,30 @@ func Num(x float64) string {
 	return fmt.Sprintf("%.3g", x)
 }
 
-// Bytes writes a size in decimal units: "512 B", "40 MB", "8.5 GB".
-func Bytes(x float64) string {
-	switch {
-	case !(x < 1e24):
-		return "more than 1e24 B"
-	case x >= 1e12:
-		return fmt.Sprintf("%.3g TB", x/1e12)
-	case x >= 1e9:
-		return fmt.Sprintf("%.3g GB", x/1e9)
-	case x >= 1e6:
-		return fmt.Sprintf("%.3g MB", x/1e6)
-	case x >= 1e3:
-		return fmt.Sprintf("%.3g kB", x/1e3)
+// numDigits writes x to d significant digits in Num's style: "1.9e-4",
+// "0.00099999", "4.25e8" (trailing zeros dropped).
+func numDigits(x float64, d int) string {
+	if x != 0 && (math.Abs(x) >= 1e6 || math.Abs(x) < 1e-3) {
+		m, e, _ := strings.Cut(strconv.FormatFloat(x, 'e', d-1, 64), "e")
+		if strings.Contains(m, ".") {
+			m = strings.TrimRight(strings.TrimRight(m, "0"), ".")
+		}
+		exp, _ := strconv.Atoi(e)
+		return fmt.Sprintf("%se%d", m, exp)
 	}
-	return fmt.Sprintf("%.0f B", x)
+	decimals := 0
+	if x != 0 {
+		decimals = max(0, d-1-int(math.Floor(math.Log10(math.Abs(x)))))
+	}
+	s := strconv.FormatFloat(x, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }
+
+// Bytes writes a size in decimal units: "512 B", "40 MB", "8.5 GB".
+func Bytes(x float64) string { return shown.Bytes(x) }
 
 // Duration writes an engine time: "0.8 s", "25 min", "3.1 h", "12 days".
 func Duration(s float64) string {
@@ -183,7 +222,7 @@ func Duration(s float64) string {
 	case !(s < 1e12):
 		return "more than 1e12 s"
 	case s >= 86400*365:
-		return fmt.Sprintf("%.2g years", s/(86400*365))
+		return Num(s/(86400*365)) + " years"
 	case s >= 2*86400:
 		return fmt.Sprintf("%.2g days", s/86400)
 	case s >= 2*3600:

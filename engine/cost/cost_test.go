@@ -45,6 +45,9 @@ func TestFormats(t *testing.T) {
 	}{
 		{Num(64), "64"}, {Num(0.001), "0.001"}, {Num(1e-6), "1e-6"}, {Num(1.94e-4), "1.9e-4"},
 		{Num(9e8), "9e8"}, {Num(4.27e7), "4.3e7"}, {Num(5120), "5120"}, {Num(1000), "1000"}, {Num(0), "0"},
+		{numDigits(1234, 2), "1234"}, {numDigits(1200, 2), "1200"}, {numDigits(0.00099999999, 5), "1e-3"},
+		{numDigits(0.000999999999377, 12), "9.99999999377e-4"}, {numDigits(1.0069e-6, 5), "1.0069e-6"}, {numDigits(12.5, 2), "12"},
+		{numDigits(0.0011, 2), "0.0011"}, {numDigits(4.25e8, 3), "4.25e8"},
 		{Bytes(512), "512 B"}, {Bytes(40e9), "40 GB"}, {Bytes(6.62e9), "6.62 GB"}, {Bytes(1e30), "more than 1e24 B"},
 		{Duration(0.8), "0.8 s"}, {Duration(25 * 60), "25 min"}, {Duration(3 * 3600), "3 h"}, {Duration(1e13), "more than 1e12 s"},
 	} {

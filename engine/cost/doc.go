@@ -11,4 +11,9 @@
 // development machine (2 cores, AMD EPYC; each model's cost.go says how it
 // was measured); the browser runs the same code about WasmSlowdown times
 // slower. Memory is counted from the data structures a run allocates.
+//
+// A refusal says what would fit: a model's Knobs are the parameters it may
+// advise moving and its estimate as a function of them, and the refusal
+// names the values, searched on that estimate, that bring the run within
+// the budget (advise.go). docs/budgets.md has the whole story.
 package cost

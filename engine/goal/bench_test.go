@@ -122,6 +122,7 @@ func BenchmarkRun(b *testing.B) {
 				}
 			}
 			reportCPU(b, c0, float64(s.NumOps()), "ops/s")
+			reportEstimate(b, c0, EstimateSchedule(s, c.rec).Seconds)
 		})
 	}
 }

@@ -3,69 +3,163 @@ package goal
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"commlab/engine/cost"
 )
 
-// Fitted to what TestEstimateBoundsRun measures (go test -run
-// EstimateBounds -v ./engine/goal/ logs it) and to the README's 2^20-rank
-// run (2.6 GB of text, 63 M operations, 1.78 GB peak, 24.4 s): per byte of
-// GOAL text read and run, bytes allocated and engine time; per operation
-// recorded (critical path, trace), its records.
+// What a run costs is bounded from the algorithm, not fitted to typical
+// schedules: every operation and message is handled once, waits for a
+// busy CPU or NIC in a group at O(log n) (wait.go), walks at most
+// walkMax posted recvs or unexpected messages before its rank's queues
+// are indexed (match.go), and a recorded run keeps a record per
+// operation and message and a critical path of at most critLimit links.
+// So the memory bound (the most the run holds at once, cost.Cost.Bytes)
+// counts what each structure can hold at most: the queue and the wait
+// groups every operation that can be released and not yet run at once
+// (no more than the chains that cover the operations: shapeStats) and
+// every message, the indexes every recv and message of the ranks that
+// can need one, each growing array at twice its need and half again
+// while it is copied. The time bound is a cost per operation, message
+// and dependency at the slowest measured on the adversarial shapes
+// (BenchmarkShapes, internal/goalshape: a linear broadcast, fan-in and
+// fan-out, long chains, unexpected floods, posted walks, wildcards),
+// natively, with a margin. TestEstimateShapes holds the memory bound to
+// what runs of the shapes and of butterflies hold (at least that, at
+// most memFactor times where the shape is adversarial: a lock-step
+// collective holds far less than everything that could wait at once);
+// BenchmarkEstimate reports the time bound against the CPU time taken
+// (est/cpu, at least 1).
 const (
-	textBytes    = 1.7 // measured 1.6-2.1 (reserve included, touched or not)
-	nsText       = 12  // measured 8-15 ns; the README's 2^20 run 9.4
-	recordedOp   = 60  // per operation of the bound (one per 24 bytes)
-	nsRecordedOp = 400
-	// laying out a block of operations (places.go) copies it aside: its
-	// operations, dependents, levels and order, grown by append; and
-	// keeps each operation's place (4 bytes)
-	layoutScratch = 40
-	// Running a schedule already read: its state per operation, and what
-	// recording adds (TestEstimateBoundsRun's second measurement).
-	runOp         = 14.5 // measured 7.3-13.5 (posted recvs in 8 bytes a recv)
-	recordedRunOp = 104  // measured 110-111 in all with the run's own
-	nsRunOp       = 150
+	// bytes: a queue item (24) in the chunk arena and in the current
+	// bucket, a parked item (24), an operation freed (8, and 4 in its
+	// host's batch): each array at twice its need as it doubles, and
+	// while the largest of them is copied, its old half (growCopy an
+	// item); a wait group (80)
+	queueItem  = 2 * 24 * 2
+	parkedItem = 24 * 2
+	growCopy   = 24
+	freedItem  = 12 * 2 * 1.5
+	groupBytes = 80
+	// a chunk (6152 bytes) per queue bucket that holds items
+	bucketChunk = chunkItems*24 + 8
+	// per recv and per message of an indexed rank: its links, its map
+	// entries (two lists for a recv, three for a message) and list heads,
+	// doubled
+	indexedRecv = 24*2 + 2*64 + 2*8*2
+	indexedMsg  = 44*2 + 3*64 + 3*8*2
+	// recorded: OpRecord, MsgRecord, the cause and message-index arrays,
+	// the file-order index, and a critical-path link (48) per op and
+	// message that can be one
+	recordOp  = 48 + 12 + 4 + 4
+	recordMsg = 88 + 12
+	critLink  = 48
+	// time, ns of CPU at the slowest measured on the shapes (2026-11-27,
+	// load 20-25 on 2 cores: BenchmarkShapes' cpu-ns/item): an operation
+	// or message handled, 330 on a fan-in or a flood of unexpected
+	// messages, 70-100 on butterflies; recorded, 480 more; a dependency;
+	// a critical-path link walked twice
+	nsItem       = 550
+	nsRecordItem = 500
+	nsDep        = 10
+	nsCritLink   = 40
+	// reading: a byte of the densest text (operations of 7 bytes, labels
+	// of one letter, dependencies): measured at most 13.4 CPU-ns a byte
+	// (BenchmarkShapes' read cases, BenchmarkReadDense), and what it
+	// holds a byte (an operation of 16 bytes per 7, its label's 16 + 8
+	// and a map entry of 64 per 10, doubled as the arrays grow)
+	readBytes       = 6.6
+	readLabelBytes  = 16
+	runFixed        = 128 << 10
+	readFixed       = 1<<20 + 64<<10
+	layoutScratch   = 40 // per operation of a block laid out (places.go)
+	statsRankBytes  = 4  // shape(): a count per rank, once
+	pendRerunFactor = 2  // pend and big are copied for an Executor's reruns
 )
 
-// EstimateText is the cost of reading a GOAL text of size bytes and running
-// it (recording every operation when record): known from the file's size
-// before reading it. Reading reserves one operation per 24 bytes up front;
-// the run's state is a few words per operation.
-func EstimateText(size int64, record bool) cost.Cost {
+// EstimateRead bounds reading GOAL text of size bytes (labels: keeping
+// every label): whatever the text, it holds at most one operation per 7
+// bytes (calc 0), and its time is at most nsTextMax a byte. A regular
+// file's size is known before reading it; a stream's is not, and
+// ReadOptions.Limits bound it as it streams.
+func EstimateRead(size int64, labels bool) cost.Cost {
 	n := float64(size)
-	ops := n / 24
-	layout := 0.0 // a large schedule is laid out by level (places.go)
-	if ops >= float64(layoutMinOps) {
-		layout = layoutScratch*float64(layoutOps) + 4*ops
+	per := readBytes
+	if labels {
+		per += readLabelBytes
 	}
-	c := cost.Cost{
+	ops := n / 7
+	layout := 0.0
+	if ops >= float64(layoutMinOps) {
+		layout = layoutScratch * float64(layoutOps)
+	}
+	return cost.Cost{
 		Events:  ops,
-		Bytes:   textBytes*n + layout + 1<<20,
-		Seconds: nsText * n * 1e-9,
+		Bytes:   per*n + layout + readFixed,
+		Seconds: nsTextMax * n * 1e-9,
 		Key:     "f",
 		Why:     fmt.Sprintf("a GOAL file of %s (up to %s operations)", cost.Bytes(n), cost.Num(ops)),
 		Fit: func(over float64) string {
 			return fmt.Sprintf("files up to about %s fit", cost.Bytes(n/cost.Scale(over, 1)))
 		},
 	}
-	if record {
-		c.Spans = ops
-		c.Bytes += recordedOp * ops
-		c.Seconds += nsRecordedOp * ops * 1e-9
+}
+
+// EstimateSchedule bounds running s (recording it when record), from what
+// s holds: its operations, messages, dependencies, ranks, the recvs that
+// wait for nothing (posted before any message arrives) and the ranks that
+// can need an index for their queues. Noise adds EstimateNoise's.
+func EstimateSchedule(s *Schedule, record bool) cost.Cost {
+	n, m := float64(s.NumOps()), float64(s.NumSends())
+	P := float64(s.NumRanks())
+	W := P * float64(max(s.CPUs(), s.NICs()))
+	st := s.shape()
+	// the operations released and not yet run at once (a chain each at
+	// most) and every message, at once in the queue or parked, and a group
+	// each at most
+	items := min(float64(st.chains), n-float64(s.rootRecvs)) + m
+	// groups: a CPU's calcs, and a CPU's sends or messages on each NIC
+	w := float64(max(s.CPUs(), s.NICs()))
+	groups := min(P*(w+2*w*w), items)
+	b := runFixed + pendRerunFactor*(n+bigBytes*2*float64(s.bigPend)) + 40*W + 51*W + 8*float64(s.recvStart[s.numRanks]) +
+		(queueItem+growCopy)*(items+groups) + bucketChunk*min(65, items+groups) + parkedItem*items + groupBytes*(groups+chunkLen) +
+		8*P + 12*2*1.5*m + indexedRecv*float64(st.indexRecvs) + indexedMsg*float64(st.indexMsgs) + statsRankBytes*P +
+		freedItem*float64(st.maxDeps+2)
+	if P >= reserveMin {
+		b += 48 * P // the queue's reserve
 	}
+	secs := nsItem*(n+m) + nsDep*float64(s.NumDeps())
+	c := cost.Cost{
+		Events: n + m,
+		Key:    "file",
+		Why:    fmt.Sprintf("a schedule of %s operations and %s messages", cost.Num(n), cost.Num(m)),
+		Fit: func(over float64) string {
+			return fmt.Sprintf("schedules up to about %s operations fit", cost.Num(n/cost.Scale(over, 1)))
+		},
+	}
+	if record {
+		links := float64(critLimit(s.NumOps(), s.NumSends()))
+		c.Spans = n + m
+		b += recordOp*n + recordMsg*m + 36*W + 24*2*1.5*groups + critLink*links
+		secs += nsRecordItem*(n+m) + nsCritLink*links
+	}
+	c.Bytes, c.Seconds = b, secs*1e-9
 	return c
 }
 
-// EstimateRun is the cost of running a schedule already read, of ops
-// operations, recording it when record (the page's schedule scene, which
-// also lays out a bar per operation: about as much again).
+// EstimateRun bounds running a schedule of ops operations, recording it
+// when record, from the count alone: every operation a message (the most
+// a schedule of ops operations can have) that can wait, on a rank of its
+// own that can need its queues indexed. EstimateSchedule, from the
+// schedule itself, is tighter.
 func EstimateRun(ops int, record bool) cost.Cost {
 	n := float64(ops)
+	items, groups := 2*n, 2*n
 	c := cost.Cost{
-		Events:  n,
-		Bytes:   runOp*n + 64<<10,
-		Seconds: nsRunOp * n * 1e-9,
+		Events: 2 * n,
+		Bytes: runFixed + pendRerunFactor*(n+bigBytes*2*n/pendBig) + 91*2*n + 8*n + (queueItem+growCopy)*(items+groups) + bucketChunk*65 +
+			parkedItem*items + groupBytes*(groups+chunkLen) + 8*n + 12*2*1.5*n + indexedRecv*n + indexedMsg*n + statsRankBytes*n + freedItem*n,
+		Seconds: (nsItem*2*n + nsDep*n) * 1e-9,
 		Key:     "file",
 		Why:     fmt.Sprintf("a schedule of %s operations", cost.Num(n)),
 		Fit: func(over float64) string {
@@ -73,10 +167,28 @@ func EstimateRun(ops int, record bool) cost.Cost {
 		},
 	}
 	if record {
-		c.Spans = n
-		c.Bytes += recordedRunOp * n
-		c.Seconds += nsRecordedOp * n * 1e-9
+		links := float64(critLimit(ops, ops))
+		c.Spans = 2 * n
+		c.Bytes += recordOp*n + recordMsg*n + 36*2*n + 24*2*1.5*groups + critLink*links
+		c.Seconds += (nsRecordItem*2*n + nsCritLink*links) * 1e-9
 	}
+	return c
+}
+
+// EstimateText bounds reading GOAL text of size bytes and running it
+// (recording it when record) before reading it: EstimateRead, and
+// EstimateRun for the most operations the text can hold. Far above what
+// most files take (a butterfly's 24 bytes an operation are read as 7);
+// callers that can should read within ReadOptions.Limits and check
+// EstimateSchedule before running.
+func EstimateText(size int64, record bool) cost.Cost {
+	rd := EstimateRead(size, record)
+	run := EstimateRun(int(min(float64(size)/7, MaxOps)), record)
+	c := rd
+	c.Events += run.Events
+	c.Spans += run.Spans
+	c.Bytes += run.Bytes
+	c.Seconds += run.Seconds
 	return c
 }
 
@@ -382,4 +494,63 @@ func AddNoise(run, nz cost.Cost) cost.Cost {
 		c.Why = nz.Why + ", beside " + run.Why
 	}
 	return c
+}
+
+// shapeStats is what the estimates need of a schedule past its counts,
+// gathered on first use (one pass over its operations) and kept.
+type shapeStats struct {
+	// recvs of the ranks that post more than walkMax, and messages to the
+	// ranks that receive more than walkMax: the most the match indexes
+	// can hold (match.go)
+	indexRecvs, indexMsgs int
+	// the most dependents of one operation (freed at once)
+	maxDeps int
+	// chains: how many chains of dependencies cover the operations (a
+	// greedy path cover): operations that wait for no one of each other
+	// lie on different chains, so no more than chains of them are
+	// released and not yet run at once
+	chains int
+}
+
+type statsOnce struct {
+	once sync.Once
+	st   shapeStats
+}
+
+func (s *Schedule) shape() shapeStats {
+	s.stats.once.Do(func() {
+		in := make([]uint32, s.numRanks)
+		for u := range uint32(s.NumOps()) {
+			if s.kind(u) == Send {
+				in[s.ops[u].peer]++
+			}
+		}
+		st := &s.stats.st
+		// each operation continues its chain into its first dependent not
+		// continuing another's: the chains are disjoint paths, n minus the
+		// dependents so reached
+		reached := make([]uint64, (s.NumOps()+63)/64)
+		st.chains = s.NumOps()
+		for u := range uint32(s.NumOps()) {
+			ds := s.deps(u)
+			st.maxDeps = max(st.maxDeps, len(ds))
+			for _, d := range ds {
+				v := d &^ startDep
+				if reached[v/64]&(1<<(v%64)) == 0 {
+					reached[v/64] |= 1 << (v % 64)
+					st.chains--
+					break
+				}
+			}
+		}
+		for r := range s.numRanks {
+			if recvs := int(s.recvStart[r+1] - s.recvStart[r]); recvs > walkMax {
+				st.indexRecvs += recvs
+			}
+			if int(in[r]) > walkMax {
+				st.indexMsgs += int(in[r])
+			}
+		}
+	})
+	return s.stats.st
 }

@@ -9,15 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"commlab/engine/cost"
 )
 
-// TestEstimateBoundsRun holds EstimateText to what reading and running a
-// butterfly allreduce's GOAL text allocates (within 2x), with and without
-// recording, and logs the time per byte (the constants come from these
-// lines).
+// TestEstimateBoundsRun holds EstimateText (before reading: the text's
+// size alone) to what reading and running a butterfly allreduce's GOAL
+// text allocates in all, and EstimateSchedule (the schedule read) to
+// what the run holds, with and without recording: at least that, and it
+// logs how far above (the constants' sources are cost.go's comments).
 func TestEstimateBoundsRun(t *testing.T) {
 	for _, c := range []struct {
 		P, T   int
@@ -29,9 +29,7 @@ func TestEstimateBoundsRun(t *testing.T) {
 		}
 		text := buf.Bytes()
 		est := EstimateText(int64(len(text)), c.record)
-		var took time.Duration
 		got := cost.Allocated(func() {
-			t0 := time.Now()
 			s, err := Read(bytes.NewReader(text), "b", ReadOptions{SizeHint: int64(len(text))})
 			if err != nil {
 				t.Fatal(err)
@@ -39,30 +37,27 @@ func TestEstimateBoundsRun(t *testing.T) {
 			if _, err := Run(s, Default(), Noise{}, Options{Record: c.record}); err != nil {
 				t.Fatal(err)
 			}
-			took = time.Since(t0)
 		})
-		t.Logf("P=%-5d T=%d record=%-5v %9d bytes of text  est %9.3g B got %9.3g B ratio %.2f  est %7.3g s took %7.3g s",
-			c.P, c.T, c.record, len(text), est.Bytes, got, est.Bytes/got, est.Seconds, took.Seconds())
-		if !cost.Holds(est.Bytes, got, 1<<20) {
-			t.Errorf("P=%d record=%v: estimate %s, allocated %s: want within [1, 2]x", c.P, c.record, cost.Bytes(est.Bytes), cost.Bytes(got))
+		t.Logf("P=%-5d T=%d record=%-5v %9d bytes of text  est %9.3g B allocated %9.3g B ratio %.2f", c.P, c.T, c.record, len(text), est.Bytes, got, est.Bytes/got)
+		if est.Bytes < got {
+			t.Errorf("P=%d record=%v: estimate %s, allocated %s", c.P, c.record, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
-		// The run alone, on a schedule read before.
 		s, err := Read(bytes.NewReader(text), "b", ReadOptions{SizeHint: int64(len(text))})
 		if err != nil {
 			t.Fatal(err)
 		}
-		est = EstimateRun(s.NumOps(), c.record)
-		got = cost.Allocated(func() {
-			t0 := time.Now()
-			if _, err := Run(s, Default(), Noise{}, Options{Record: c.record}); err != nil {
+		est = EstimateSchedule(s, c.record)
+		got = held(func() any {
+			x := &Executor{}
+			r, err := x.Run(s, Default(), Noise{}, Options{Record: c.record})
+			if err != nil {
 				t.Fatal(err)
 			}
-			took = time.Since(t0)
+			return []any{x, r}
 		})
-		t.Logf("P=%-5d T=%d record=%-5v %9d operations run       est %9.3g B got %9.3g B ratio %.2f  est %7.3g s took %7.3g s",
-			c.P, c.T, c.record, s.NumOps(), est.Bytes, got, est.Bytes/got, est.Seconds, took.Seconds())
-		if !cost.Holds(est.Bytes, got, 64<<10) {
-			t.Errorf("P=%d record=%v: run estimate %s, allocated %s: want within [1, 2]x", c.P, c.record, cost.Bytes(est.Bytes), cost.Bytes(got))
+		t.Logf("P=%-5d T=%d record=%-5v %9d operations run       est %9.3g B held %9.3g B ratio %.2f", c.P, c.T, c.record, s.NumOps(), est.Bytes, got, est.Bytes/got)
+		if est.Bytes < got {
+			t.Errorf("P=%d record=%v: run estimate %s, held %s", c.P, c.record, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
 	}
 }
@@ -94,8 +89,8 @@ func minCPU(f func()) float64 {
 }
 
 // TestEstimateNoise holds EstimateNoise to noisy runs of butterfly
-// allreduces: the run with its noise allocates within [1, 2]x of
-// EstimateRun + EstimateNoise (cost.Holds), the length bound is at least
+// allreduces: the run with its noise holds at most EstimateSchedule +
+// EstimateNoise, the length bound is at least
 // the run's End and its stall total; under COMMLAB_BENCH=1 also the
 // noise's engine time (the noisy run's less the quiet one's, the shortest
 // of three) is at most the estimate's (plus 10 ms) and the estimate at
@@ -129,14 +124,16 @@ func TestEstimateNoise(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		run := EstimateRun(s.NumOps(), c.record)
+		run := EstimateSchedule(s, c.record)
 		est := AddNoise(run, nz)
 		var res *Result
-		got := cost.Allocated(func() {
+		got := held(func() any {
 			c.n.Rand = rand.New(rand.NewPCG(1, 2))
-			if res, err = Run(s, Default(), c.n, Options{Record: c.record}); err != nil {
+			x := &Executor{}
+			if res, err = x.Run(s, Default(), c.n, Options{Record: c.record}); err != nil {
 				t.Fatal(err)
 			}
+			return []any{x, res}
 		})
 		var x Executor
 		var qr *Result
@@ -149,10 +146,10 @@ func TestEstimateNoise(t *testing.T) {
 		})
 		took := max(noisy-quiet, 0)
 		w := workOf(s, Default(), c.n)
-		t.Logf("%-28s est %9.3g B got %9.3g B ratio %.2f | noise est %8.3g s took %8.3g s CPU (%.3g events) | length bound %.3g ns, End %d, stall %d",
+		t.Logf("%-28s est %9.3g B held %9.3g B ratio %.2f | noise est %8.3g s took %8.3g s CPU (%.3g events) | length bound %.3g ns, End %d, stall %d",
 			c.name, est.Bytes, got, est.Bytes/got, nz.Seconds, took, nz.Events, w.length(), res.End, res.Stall)
-		if !cost.Holds(est.Bytes, got, 64<<10) {
-			t.Errorf("%s: estimate %s, allocated %s: want within [1, 2]x", c.name, cost.Bytes(est.Bytes), cost.Bytes(got))
+		if est.Bytes < got {
+			t.Errorf("%s: estimate %s, held %s", c.name, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
 		if w.length() < float64(res.End) || w.length() < float64(res.Stall) {
 			t.Errorf("%s: length bound %.4g ns under the run's End %d ns or stall %d ns", c.name, w.length(), res.End, res.Stall)
@@ -263,7 +260,7 @@ func TestEstimateNoiseBudget(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		err = AddNoise(EstimateRun(s.NumOps(), true), nz).Check(cost.Page)
+		err = AddNoise(EstimateSchedule(s, true), nz).Check(cost.Page)
 		var ce *cost.Error
 		if !errors.As(err, &ce) {
 			t.Errorf("%s: %v, want a *cost.Error", c.name, err)

@@ -42,17 +42,26 @@
 // delay under its mean (each event delays a flight while more come, so a
 // longer delay lets a flight grow without end: Noise.Validate refuses it).
 //
-// What a run costs is known before it runs: EstimateText from the file's
-// size, EstimateRun from the operation count, and EstimateNoise what noise
-// adds, counted from the schedule: the trace events each CPU interval
-// meets, the network-noise buckets and events each flight scans, a call
-// per interval for the OS jitter (which skips whole periods at once, so a
-// short period costs nothing more). EstimateNoise also bounds the noisy
-// run's length (every operation's time in a row, each CPU interval
-// stretched by 1/(1 - duration/period) plus a window and by the trace's
-// durations, each flight delayed by its events' far tail) and refuses,
-// naming the input and what fits, noise that could stretch it past
-// MaxLength, where the int64 times would wrap.
+// What a read or a run costs is bounded before it starts, for every
+// input (docs/goal.md): EstimateRead from the text's size (Limits bound a
+// stream's as it is read, refusing past them with a *LimitError),
+// EstimateSchedule from the schedule read (EstimateRun and EstimateText
+// from a count or a size alone), and EstimateNoise what noise adds,
+// counted from the schedule: the trace events each CPU interval meets,
+// the network-noise buckets and events each flight scans, a call per
+// interval for the OS jitter (which skips whole periods at once, so a
+// short period costs nothing more). Every part of a run is linear or n
+// log n in the schedule: operations waiting for a busy CPU wait in
+// groups (wait.go) instead of LogGOPSim's re-insertions, a long match
+// walk indexes its rank's queues (match.go), a dependency cycle is found
+// and named in linear time. EstimateNoise also bounds the noisy run's
+// length (every operation's time in a row, each CPU interval stretched
+// by 1/(1 - duration/period) plus a window and by the trace's durations,
+// each flight delayed by its events' far tail) and refuses, naming the
+// input and what fits, noise that could stretch it past MaxLength, where
+// the int64 times would wrap; a schedule whose own times pass it stops
+// the run with an *OverflowError (overflow.go) rather than wrap as
+// LogGOPSim's unsigned times do.
 //
 // With Options.Record a Result carries the timeline a scene draws: every
 // operation's CPU interval and noise stall, every message (sent, arrived,

@@ -55,7 +55,11 @@ type Result struct {
 	// Ops and Messages count the operations run and the messages sent;
 	// Events counts queue insertions as LogGOPSim's "Events" does
 	// (operations and messages, not re-insertions); Pops counts every
-	// item taken from the queue, re-insertions included.
+	// item taken from the queue: operations, messages, an item waiting
+	// alone for a busy CPU or NIC each time it is put back, as LogGOPSim
+	// does, and the tokens of the items waiting together (wait.go:
+	// LogGOPSim takes each of those again each time their clock moves on,
+	// which this executor does not need to).
 	Ops      int64 `json:"ops"`
 	Messages int64 `json:"messages"`
 	Events   int64 `json:"events"`
@@ -197,12 +201,16 @@ func (x *Executor) Run(s *Schedule, p Params, n Noise, opt Options) (*Result, er
 	if err := n.Validate(); err != nil {
 		return nil, err
 	}
+	if err := p.zeroBytes(s); err != nil {
+		return nil, err
+	}
 	nz, err := newCPUNoise(n, s.numRanks)
 	if err != nil {
 		return nil, err
 	}
 	x.e.reset(s, p, nz, opt.Record)
 	x.e.pr, x.e.stopped = opt.Progress, nil
+	x.e.checked = checkAll || timeBound(s, p, n) >= checkBelow
 	x.e.run()
 	if err := x.e.stopped; err != nil {
 		x.e.tl, x.e.s, x.e.pr, x.e.stopped = nil, nil, nil, nil
@@ -239,9 +247,27 @@ type exec struct {
 	rq, rqKey []uint32
 	upool     []uqNode
 	ufree     uint32
-	freed     []freedOp
-	batch     []uint32
-	nz        *cpuNoise
+	// ranks whose posted recvs or unexpected messages are indexed
+	// (match.go), the indexes, and the unexpected nodes' links in them
+	pIndexed, uIndexed []uint64
+	pidx               map[uint32]*postedIndex
+	uidx               map[uint32]*uqIndex
+	ulink              []uqLink
+	useq               uint32
+	freed              []freedOp
+	batch              []uint32
+	// items waiting for a busy CPU or NIC, in groups (wait.go)
+	groups     chunked[waitGroup]
+	gcause     []groupCause // recorded runs, per group
+	waitAt     []uint32     // per kind and slot: group + 1, or 0
+	soloN      []uint8      // per kind and slot: items put back, at most soloMax
+	soloTS     []uint32     // per kind and slot, soloMax each: their stamps
+	groupOf    map[uint64]uint32
+	freeGroups []uint32
+	nz         *cpuNoise
+	// checked: the run's times could pass MaxLength (overflow.go), so
+	// each is checked as it is computed
+	checked   bool
 	res       Result
 	pfBuckets int // buckets prefetched (scattered), for the tests
 	// recording
@@ -271,37 +297,6 @@ type hostSlot struct {
 
 // hq is rank h's slot 0, which holds its match queues.
 func (e *exec) hq(h uint32) *hostSlot { return &e.hs[int(h)*e.w] }
-
-// A message takes the first posted recv of its receiver that matches
-// it, walking the receiver's posted recvs in posting order. Beyond 16
-// roots a rank (a butterfly from P = 2^17, or 2^14 with T = 4) that walk
-// is the usual case, not a match at the head: LogGOPSim's std::sort of
-// the roots by kind, reproduced, leaves the recvs out of file order. So
-// a rank's posted recvs lie together (a rank posts each of its recvs at
-// most once: it has as many places as recvs), each with a 4-byte key of
-// its source and tag beside it (rqKey): the walk reads keys, a line for
-// 16 recvs, and an operation's line only where a key matches (or the
-// recv has a wildcard, key wildKey). 8 bytes a recv: a butterfly at P =
-// 2^20 posts 21 M at once.
-func rqKeyOf(peer, tag uint32) uint32 {
-	if peer == Any || tag == Any {
-		return wildKey
-	}
-	return peer*0x9e3779b1 ^ tag
-}
-
-// keyMayMatch reports whether a posted recv with key x may match a
-// message with key k: equal keys, or a wildcard on either side. Only
-// then is the recv's operation read and compared in full.
-func keyMayMatch(x, k uint32) bool { return x == k || x == wildKey || k == wildKey }
-
-// wildKey is the key of a recv from any source or with any tag. A recv
-// without wildcards whose key happens to be wildKey is compared in full
-// too, as every key match is.
-const wildKey = 0
-
-// uqNode is an unexpected message: the send op and its rank.
-type uqNode struct{ op, src, next uint32 }
 
 type freedOp struct{ host, op uint32 }
 
@@ -342,10 +337,19 @@ func (e *exec) reset(s *Schedule, p Params, nz *cpuNoise, rec bool) {
 	*e = exec{s: s, o: uint64(p.Overhead), O: uint64(p.OverheadPerByte), g: uint64(p.Gap),
 		G: uint64(p.GapPerByte), L: uint64(p.L), S: uint64(p.S), ncpu: s.CPUs(), nnic: s.NICs(), nz: nz, rec: rec,
 		hs: e.hs, pend: e.pend, pend0: e.pend0, big0: e.big0, pendOf: e.pendOf, rq: e.rq, rqKey: e.rqKey, upool: e.upool[:0],
-		freed: e.freed[:0], batch: e.batch[:0], q: e.q}
+		freed: e.freed[:0], batch: e.batch[:0], q: e.q, groups: chunked[waitGroup]{c: e.groups.c}, gcause: e.gcause[:0], waitAt: e.waitAt, soloN: e.soloN, soloTS: e.soloTS, groupOf: e.groupOf, freeGroups: e.freeGroups[:0],
+		ulink: e.ulink[:0]}
+	clear(e.groupOf)
 	P := s.numRanks
 	e.w = max(e.ncpu, e.nnic)
 	e.hs = reuse(e.hs, P*e.w)
+	if cap(e.waitAt) >= 3*len(e.hs) {
+		e.waitAt, e.soloN, e.soloTS = e.waitAt[:3*len(e.hs)], e.soloN[:3*len(e.hs)], e.soloTS[:soloMax*3*len(e.hs)]
+		clear(e.waitAt)
+		clear(e.soloN)
+	} else {
+		e.waitAt, e.soloN, e.soloTS = nil, nil, nil
+	}
 	for i := range e.hs {
 		e.hs[i].uqHead, e.hs[i].uqTail = nilNode, nilNode
 		if i%e.w == 0 {
@@ -432,7 +436,7 @@ func (e *exec) run() {
 		// in file order, which LogGOPSim's (unstable) sort starts from
 		for i := s.rankStart[h]; i < s.rankStart[h+1]; i++ {
 			if u := s.place(int(i)); e.pend[u] == 0 {
-				roots = append(roots, s.withKind(u))
+				roots = append(room(roots, 1), s.withKind(u))
 			}
 		}
 		sortBy(roots, byKind{})
@@ -440,13 +444,16 @@ func (e *exec) run() {
 			e.handle(item{time: 0, ts: ts, op: op & offMask, host: uint32(h)})
 			ts++
 		}
+		if e.stopped != nil {
+			return
+		}
 	}
 	// Below half a million operations the schedule stays in the caches
 	// and prefetching only costs.
 	pf := prefetch.Works && s.NumOps() >= pfMinOps
 	items := float64(s.NumOps() + s.sends)
 	scattered, refills := false, -1
-	for e.q.len() > 0 {
+	for e.q.len() > 0 && e.stopped == nil {
 		e.res.Pops++
 		if e.pr != nil && e.res.Pops%progressEvery == 0 {
 			if err := e.pr.Report(float64(e.res.Pops) / items); err != nil {
@@ -517,25 +524,30 @@ func (e *exec) scattered(b []item) bool {
 // recv's operation, which a message most likely matches.
 func (e *exec) prefetch(b []item) {
 	s := e.s
-	prefetch.Line(&s.ops[b[4*pfDist].op&^msgBit])
-	it := b[3*pfDist]
-	o := &s.ops[it.op&^msgBit]
-	h := it.host
-	if it.op&msgBit != 0 {
-		h = o.peer
-	} else if d := o.off & offMask; int(d) < len(s.succ) {
-		prefetch.Line(&s.succ[d])
+	// a wait group's token (wait.go) is no operation: its stages skip it
+	if op := b[4*pfDist].op; !isToken(op) {
+		prefetch.Line(&s.ops[op&^msgBit])
 	}
-	prefetch.Line(&e.hs[int(h)*e.w])
-	it = b[2*pfDist]
-	if it.op&msgBit != 0 {
+	if it := b[3*pfDist]; !isToken(it.op) {
+		o := &s.ops[it.op&^msgBit]
+		h := it.host
+		if it.op&msgBit != 0 {
+			h = o.peer
+		} else if d := o.off & offMask; int(d) < len(s.succ) {
+			prefetch.Line(&s.succ[d])
+		}
+		prefetch.Line(&e.hs[int(h)*e.w])
+	}
+	if it := b[2*pfDist]; it.op&msgBit != 0 {
 		if hq := e.hq(s.ops[it.op&^msgBit].peer); hq.rqFirst < hq.rqEnd {
 			prefetch.Line(&e.rqKey[hq.rqFirst])
 		}
-	} else if d := s.ops[it.op].off & offMask; d < s.ops[it.op+1].off&offMask {
-		prefetch.Line(&e.pend[s.succ[d]&^startDep])
+	} else if !isToken(it.op) {
+		if d := s.ops[it.op].off & offMask; d < s.ops[it.op+1].off&offMask {
+			prefetch.Line(&e.pend[s.succ[d]&^startDep])
+		}
 	}
-	if it = b[pfDist]; it.op&msgBit != 0 {
+	if it := b[pfDist]; it.op&msgBit != 0 {
 		o := &s.ops[it.op&^msgBit]
 		hq := e.hq(o.peer)
 		k := rqKeyOf(it.host, o.tag)
@@ -559,8 +571,12 @@ func (e *exec) newTS() uint32 {
 func (e *exec) handle(it item) {
 	s := e.s
 	h := it.host
-	if it.op&msgBit != 0 {
-		e.message(it)
+	if it.op >= tokenBit {
+		if it.op&msgBit != 0 {
+			e.message(it)
+		} else {
+			e.token(it)
+		}
 		return
 	}
 	op := it.op
@@ -572,11 +588,17 @@ func (e *exec) handle(it item) {
 			if e.rec {
 				e.cause[op] = e.cpuBy[c]
 			}
-			e.q.push(it)
+			e.wait(it, waitCalc, c, c)
 			return
 		}
 		size := s.size(op)
+		if e.checked && !e.checkCalc(h, op, it.time, size, 0) {
+			return
+		}
 		stall := e.stall(h, it.time, it.time+size)
+		if e.checked && !e.checkCalc(h, op, it.time, size, stall) {
+			return
+		}
 		e.hs[c].o = it.time + size + stall
 		e.issued++
 		if e.rec {
@@ -595,20 +617,23 @@ func (e *exec) handle(it item) {
 			if e.rec {
 				e.cause[op] = e.bind(c, nc)
 			}
-			e.q.push(it)
+			e.wait(it, waitSend, c, nc)
 			return
 		}
 		e.markStarted(h, op)
 		size := s.size(op)
 		t := it.time
 		stall := e.stall(h, t, t+e.o)
-		e.hs[c].o = t + e.o + (size-1)*e.O + stall
-		e.hs[nc].gs = t + e.g + (size-1)*e.G
-		peer := s.ops[op].peer
 		delay := uint64(0)
 		if e.nz.net != nil {
 			delay = e.nz.flight(h, t+e.o, e.L)
 		}
+		if e.checked && !e.checkSend(h, op, t, size, stall, delay) {
+			return
+		}
+		e.hs[c].o = t + e.o + (size-1)*e.O + stall
+		e.hs[nc].gs = t + e.g + (size-1)*e.G
+		peer := s.ops[op].peer
 		arrive := t + e.o + e.L + delay
 		e.issued++
 		e.res.Messages++
@@ -708,12 +733,15 @@ func (e *exec) message(it item) {
 				e.mcause[m] = e.cpuBy[c]
 			}
 		}
-		e.q.push(it)
+		e.wait(it, waitMsg, c, nc)
 		return
 	}
 	size := s.size(op)
 	t := it.time
 	stall := e.stall(dst, t, t+e.o)
+	if e.checked && !e.checkTake(src, dst, op, t, size, stall) {
+		return
+	}
 	busy := max((size-1)*e.O, (size-1)*e.G)
 	e.hs[c].o = t + e.o + stall + busy
 	e.hs[nc].gr = t + e.g + (size-1)*e.G
@@ -764,110 +792,6 @@ func (e *exec) stall(h uint32, a, b uint64) uint64 {
 	return st
 }
 
-// takeRecv removes and returns the first posted recv of a rank that
-// matches a message from src with tag, with LogGOPSim's wildcard rules
-// (its LIST_MATCH queues: first match in posting order).
-func (e *exec) takeRecv(h, src, tag uint32) (uint32, bool) {
-	i := e.findRecv(h, src, tag)
-	if i < 0 {
-		return 0, false
-	}
-	r := e.rq[i]
-	hq := e.hq(h)
-	// A recv taken from the middle leaves a gap (taken) that walks step
-	// over, rather than the rest moving up (a copy at every match where
-	// the roots' sort scrambled the posting order: 8 % of a butterfly of
-	// 2^20 ranks); the ends close over their gaps.
-	e.rq[i], e.rqKey[i] = taken, takenKey
-	switch i {
-	case int(hq.rqFirst):
-		for hq.rqFirst < hq.rqEnd && e.rq[hq.rqFirst] == taken {
-			hq.rqFirst++
-		}
-	case int(hq.rqEnd) - 1:
-		for hq.rqEnd > hq.rqFirst && e.rq[hq.rqEnd-1] == taken {
-			hq.rqEnd--
-		}
-	}
-	return r, true
-}
-
-// taken marks an entry of rq whose recv was matched; takenKey is its
-// key, which a message's key meets only by chance (the entry is then
-// checked and passed over).
-const (
-	taken    = ^uint32(0)
-	takenKey = ^uint32(0)
-)
-
-// findRecv returns where rq holds rank h's first posted recv that
-// matches a message from src with tag, or -1.
-func (e *exec) findRecv(h, src, tag uint32) int {
-	hq := e.hq(h)
-	k := rqKeyOf(src, tag)
-	for i, x := range e.rqKey[hq.rqFirst:hq.rqEnd] {
-		if keyMayMatch(x, k) {
-			j := int(hq.rqFirst) + i
-			if e.rq[j] == taken {
-				continue
-			}
-			o := &e.s.ops[e.rq[j]]
-			if (src == Any || o.peer == Any || o.peer == src) && (tag == Any || o.tag == Any || o.tag == tag) {
-				return j
-			}
-		}
-	}
-	return -1
-}
-
-// takeMsg removes and returns the first unexpected message of rank h
-// that a recv from peer with tag matches, in arrival order.
-func (e *exec) takeMsg(h, peer, tag uint32) (uqNode, bool) {
-	prev := nilNode
-	for n := e.hq(uint32(h)).uqHead; n != nilNode; n = e.upool[n].next {
-		q := e.upool[n]
-		t := e.s.ops[q.op].tag
-		if (peer == Any || q.src == peer) && (tag == Any || t == Any || t == tag) {
-			if prev == nilNode {
-				e.hq(h).uqHead = q.next
-			} else {
-				e.upool[prev].next = q.next
-			}
-			if e.hq(h).uqTail == n {
-				e.hq(h).uqTail = prev
-			}
-			e.upool[n].next = e.ufree
-			e.ufree = n
-			return q, true
-		}
-		prev = n
-	}
-	return uqNode{}, false
-}
-
-func (e *exec) postRecv(h, op uint32) {
-	hq := e.hq(h)
-	e.rq[hq.rqEnd], e.rqKey[hq.rqEnd] = op, rqKeyOf(e.s.ops[op].peer, e.s.ops[op].tag)
-	hq.rqEnd++
-}
-
-func (e *exec) unexpected(h, op, src uint32) {
-	n := e.ufree
-	if n == nilNode {
-		n = uint32(len(e.upool))
-		e.upool = append(e.upool, uqNode{})
-	} else {
-		e.ufree = e.upool[n].next
-	}
-	e.upool[n] = uqNode{op: op, src: src, next: nilNode}
-	if e.hq(h).uqTail == nilNode {
-		e.hq(h).uqHead = n
-	} else {
-		e.upool[e.hq(h).uqTail].next = n
-	}
-	e.hq(h).uqTail = n
-}
-
 // markStarted releases what irequires op: in a schedule without
 // irequires (most: Schedgen writes none for its collectives) nothing,
 // without reading op's dependents.
@@ -907,7 +831,7 @@ func (e *exec) dec(h, j uint32) {
 			return
 		}
 		if p--; p == 0 {
-			e.freed = append(e.freed, freedOp{h, j})
+			e.freed = append(room(e.freed, 1), freedOp{h, j})
 		}
 		e.pend[j] = p
 		return
@@ -918,7 +842,7 @@ func (e *exec) dec(h, j uint32) {
 	}
 	delete(e.big, j)
 	e.pend[j] = 0
-	e.freed = append(e.freed, freedOp{h, j})
+	e.freed = append(room(e.freed, 1), freedOp{h, j})
 }
 
 // wrap is a dependency count going below zero: an eager send (done when
@@ -969,7 +893,7 @@ func (e *exec) releaseFreed() {
 		e.batch = e.batch[:0]
 		for _, x := range f {
 			if x.host == h {
-				e.batch = append(e.batch, e.s.withKind(x.op))
+				e.batch = append(room(e.batch, 1), e.s.withKind(x.op))
 			}
 		}
 		sortBy(e.batch, byKind{})

@@ -14,6 +14,15 @@ import (
 // side, two recvs whose keys collide, a recv whose key is wildKey and
 // one whose key is that of a taken entry (takenKey) are among them.
 func TestPostedRecvs(t *testing.T) {
+	orig := walkMax
+	defer func() { walkMax = orig }()
+	// walked, indexed from the first message, indexed past walkMax
+	for _, walkMax = range []int{1 << 30, -1, orig} {
+		postedRecvs(t)
+	}
+}
+
+func postedRecvs(t *testing.T) {
 	mul := uint32(0x9e3779b1) // rqKeyOf's multiplier
 	// (1, t1) and (2, t1 ^ 1*mul ^ 2*mul) share a key; (3, 3*mul) has key 0
 	t1 := uint32(7)
@@ -49,6 +58,10 @@ func TestPostedRecvs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// the messages below come from no send of s, some with tag Any: a
+		// schedule of theirs would have such sends (the index keeps lists
+		// per source for them only then)
+		s.anyTagSends++
 		nz, _ := newCPUNoise(Noise{}, 4)
 		e := newExec(s, Default(), nz, false)
 		first, end := s.RankOps(0)
@@ -115,6 +128,120 @@ func TestPostedRecvs(t *testing.T) {
 		}
 		if hq.rqFirst < hq.rqEnd && (e.rq[hq.rqFirst] == taken || e.rq[hq.rqEnd-1] == taken) {
 			t.Fatalf("seed %d: the queue [%d, %d) starts or ends with a taken entry", seed, hq.rqFirst, hq.rqEnd)
+		}
+		if walkMax < 0 && e.pIndexed == nil {
+			t.Fatalf("seed %d: walkMax %d, and no rank indexed", seed, walkMax)
+		}
+	}
+}
+
+// TestUnexpectedMsgs drives a rank's unexpected messages (a list in
+// arrival order, walked, or indexed: match.go) and a plain list with the
+// same arrivals and recvs, LogGOPSim's rule for both: a recv takes the
+// first message to arrive whose source and tag it matches, -1 matching
+// any on either side (a send may have tag -1 too).
+func TestUnexpectedMsgs(t *testing.T) {
+	orig := walkMax
+	defer func() { walkMax = orig }()
+	for _, walkMax = range []int{1 << 30, -1, orig, 3} {
+		for seed := range uint64(40) {
+			rng := rand.New(rand.NewPCG(seed, 8))
+			// ranks 1..4 send to rank 0 (and rank 5 to rank 2, whose
+			// messages interleave in the pool); tags 0..2 or Any
+			b := NewBuilder(6, false, 0)
+			type snd struct{ src, op uint32 }
+			var pool []snd
+			for r := range 6 {
+				b.StartRank(r)
+				if r > 0 {
+					for range 10 + rng.IntN(30) {
+						tag := uint32(rng.IntN(3))
+						if rng.IntN(6) == 0 {
+							tag = Any
+						}
+						to := uint32(0)
+						if r == 5 {
+							to = 2
+						}
+						b.Send(8, to, tag, 0, 0, "")
+					}
+				}
+				b.EndRank()
+			}
+			s, err := b.Schedule()
+			if err != nil {
+				t.Fatal(err)
+			}
+			// the recvs below, some from any source or with any tag, are no
+			// recvs of s: a schedule of theirs would have such recvs
+			s.anyPeerRecvs++
+			s.anyTagRecvs++
+			for r := 1; r < 6; r++ {
+				first, end := s.RankOps(r)
+				for i := first; i < end; i++ {
+					pool = append(pool, snd{uint32(r), s.place(i)})
+				}
+			}
+			rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+			nz, _ := newCPUNoise(Noise{}, 6)
+			e := newExec(s, Default(), nz, false)
+			var want []snd // rank 0's unexpected messages in arrival order
+			matched := 0
+			for len(pool) > 0 || len(want) > 0 {
+				if len(pool) > 0 && rng.IntN(3) > 0 {
+					m := pool[0]
+					pool = pool[1:]
+					if m.src == 5 {
+						e.unexpected(2, m.op, m.src)
+						continue
+					}
+					e.unexpected(0, m.op, m.src)
+					want = append(want, m)
+					continue
+				}
+				peer, tag := uint32(1+rng.IntN(4)), uint32(rng.IntN(3))
+				switch rng.IntN(5) {
+				case 0:
+					peer = Any
+				case 1:
+					tag = Any
+				case 2:
+					peer, tag = Any, Any
+				}
+				got, ok := e.takeMsg(0, peer, tag)
+				wantOK := false
+				var w snd
+				for i, m := range want {
+					if matches(peer, tag, m.src, s.ops[m.op].tag) {
+						w, wantOK = m, true
+						want = append(want[:i], want[i+1:]...)
+						break
+					}
+				}
+				if ok != wantOK || ok && (got.op != w.op || got.src != w.src) {
+					t.Fatalf("walkMax %d seed %d: recv from %s tag %s took %+v %v, want %+v %v", walkMax, seed, wild(peer), wild(tag), got, ok, w, wantOK)
+				}
+				if ok {
+					matched++
+				}
+				if len(pool) == 0 && !ok && rng.IntN(8) == 0 {
+					break
+				}
+			}
+			if matched == 0 {
+				t.Fatalf("seed %d: nothing matched", seed)
+			}
+			// what is left is listed in arrival order
+			var left []snd
+			for n := e.hq(0).uqHead; n != nilNode; n = e.upool[n].next {
+				left = append(left, snd{e.upool[n].src, e.upool[n].op})
+			}
+			if !slices.Equal(left, want) {
+				t.Fatalf("walkMax %d seed %d: left %v, want %v", walkMax, seed, left, want)
+			}
+			if walkMax < 0 && e.uIndexed == nil {
+				t.Fatalf("seed %d: walkMax %d, and no rank indexed", seed, walkMax)
+			}
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"commlab/engine/cost"
 	"commlab/engine/noise"
 	"commlab/internal/shown"
 )
@@ -102,11 +103,27 @@ type NoiseTrace struct {
 // column. Starts must increase and the trace needs at least two events
 // (the last event's start is the trace's length, as in LogGOPSim).
 func ReadNoiseTrace(r io.Reader, name string) (*NoiseTrace, error) {
-	sc := bufio.NewScanner(r)
+	return ReadNoiseTraceWithin(r, name, Limits{})
+}
+
+// ReadNoiseTraceWithin is ReadNoiseTrace within limits: a trace whose
+// text or events pass them is a *LimitError (a trace from an endless pipe
+// grew to 1.4 GB before).
+func ReadNoiseTraceWithin(r io.Reader, name string, lim Limits) (*NoiseTrace, error) {
+	sc := bufio.NewScanner(lim.reader(r))
 	t := &NoiseTrace{}
 	line := 0
 	for sc.Scan() {
+		if sc.Err() != nil {
+			break // the text stopped mid-line (at the limit): not a line
+		}
 		line++
+		if line&memCheckLines == 0 && lim.Memory > 0 {
+			if held := 8 * float64(cap(t.Start)+cap(t.Duration)); 2*held > lim.Memory {
+				return nil, &LimitError{Input: name, What: "memory", Limit: lim.Memory, Line: line, By: lim.By,
+					Why: fmt.Sprintf("%s events in %s, and as much again as its arrays grow", cost.Num(float64(len(t.Start))), cost.Bytes(held))}
+			}
+		}
 		s := strings.TrimRight(sc.Text(), "\r")
 		bom := 0
 		if line == 1 && strings.HasPrefix(s, "\uFEFF") { // a UTF-8 byte-order mark
@@ -137,7 +154,9 @@ func ReadNoiseTrace(r io.Reader, name string) (*NoiseTrace, error) {
 		t.Start = append(t.Start, v[0])
 		t.Duration = append(t.Duration, v[1])
 	}
-	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+	if err := sc.Err(); errors.Is(err, errTextLimit) {
+		return nil, &LimitError{Input: name, What: "text", Limit: float64(lim.Bytes), Line: line + 1, By: lim.By, Seconds: lim.Seconds}
+	} else if errors.Is(err, bufio.ErrTooLong) {
 		return nil, fmt.Errorf("%s:%d: line longer than %d bytes", name, line+1, bufio.MaxScanTokenSize)
 	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

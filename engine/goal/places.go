@@ -158,7 +158,7 @@ func (b *Builder) levels(first, n uint32) {
 func (b *Builder) layoutBlock(hi int) {
 	s := &b.s
 	lo := int(b.blockOp)
-	s.pos = slices.Grow(s.pos, hi-lo)
+	s.pos = room(s.pos, hi-lo)
 	defer func() {
 		b.blockOp, b.blockRanks, b.lvl = uint32(hi), 0, b.lvl[:0]
 	}()

@@ -116,7 +116,9 @@ func (q *queue) newChunk() int32 {
 		q.chunks[c].n, q.chunks[c].next = 0, -1
 		return c
 	}
-	q.chunks = append(q.chunks, chunk{next: -1})
+	// the arena doubles: append's quarter at a time would copy it about
+	// five times over in all (EstimateSchedule counts twice)
+	q.chunks = append(room(q.chunks, 1), chunk{next: -1})
 	return int32(len(q.chunks) - 1)
 }
 
@@ -163,10 +165,10 @@ func (q *queue) push(it item) {
 			}
 			return 1
 		})
-		q.b0 = slices.Insert(q.b0, q.head+i, it)
+		q.b0 = slices.Insert(room(q.b0, 1), q.head+i, it)
 		return
 	}
-	q.b0 = append(q.b0, it)
+	q.b0 = append(room(q.b0, 1), it)
 }
 
 func (q *queue) pop() item {
@@ -201,7 +203,7 @@ func (q *queue) refill() {
 		total += int(q.chunks[c].n)
 	}
 	if cap(q.b0) < total {
-		q.b0 = make([]item, 0, total+total/4)
+		q.b0 = make([]item, 0, max(total+total/4, 2*cap(q.b0)))
 	}
 	if !bk.mixed {
 		// all at one time: the bucket becomes b0 as it is, in bulk

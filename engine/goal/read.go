@@ -7,7 +7,9 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
+	"commlab/engine/cost"
 	"commlab/internal/shown"
 )
 
@@ -20,6 +22,10 @@ type ReadOptions struct {
 	// avoids copying while a huge schedule grows. Untouched reserve costs
 	// address space, not memory.
 	SizeHint int64
+	// Limits bound the text read and the memory the schedule holds,
+	// counted as the text streams in: an input past them is a
+	// *LimitError (a pipe or a device, whose size is not known before).
+	Limits Limits
 }
 
 // SyntaxError is a position in a GOAL file and what is wrong there.
@@ -63,7 +69,7 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Schedule, error) {
 	if l, ok := r.(interface{ Len() int }); ok {
 		size = min(size, max(16, l.Len()+1))
 	}
-	p := &parser{name: name, in: bufio.NewReaderSize(r, size), opt: opt}
+	p := &parser{name: name, in: bufio.NewReaderSize(opt.Limits.reader(r), size), opt: opt}
 	if b, _ := p.in.Peek(3); string(b) == "\uFEFF" { // a UTF-8 byte-order mark
 		p.in.Discard(3)
 	}
@@ -101,6 +107,14 @@ func (p *parser) run() (*Schedule, error) {
 	p.rank = -1
 	for p.err == nil {
 		line, err := p.in.ReadSlice('\n')
+		if err != nil && errors.Is(err, errTextLimit) {
+			return nil, &LimitError{Input: p.name, What: "text", Limit: float64(p.opt.Limits.Bytes), Line: p.line + 1, By: p.opt.Limits.By, Seconds: p.opt.Limits.Seconds}
+		}
+		if p.line&memCheckLines == 0 && p.opt.Limits.Memory > 0 && p.b != nil {
+			if err := p.checkMemory(); err != nil {
+				return nil, err
+			}
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			p.line++
 			p.fail(0, "line longer than %d bytes", maxLine)
@@ -130,21 +144,51 @@ func (p *parser) run() (*Schedule, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
+	// what the end of the file lacks is reported at the end of its last
+	// line
+	p.pos = len(p.buf)
 	switch {
 	case p.comment:
 		p.fail(p.pos, "unterminated /* comment")
+	case p.b == nil && p.line == 0:
+		p.line = 1
+		p.fail(0, `empty file: want "num_ranks N" and N rank blocks`)
 	case p.b == nil:
 		p.fail(p.pos, "no num_ranks and no rank blocks")
 	case p.rank >= 0:
 		p.fail(p.pos, "end of file inside rank %d's block: missing }", p.rank)
 	case !p.done:
-		p.fail(p.pos, "num_ranks is %d but the file ends after rank %d", p.numRanks, p.b.next-1)
+		p.fail(p.pos, "%s", missingRanks(p.numRanks, p.b.next))
 	}
 	if p.err != nil {
 		return nil, p.err
 	}
+	if p.opt.Limits.Memory > 0 {
+		if err := p.checkMemory(); err != nil {
+			return nil, err
+		}
+	}
 	return p.b.Schedule()
 }
+
+// memCheckLines + 1 is how many lines pass between the reader's checks
+// of its memory: at most a few MB of schedule.
+const memCheckLines = 1<<12 - 1
+
+// checkMemory refuses a schedule whose memory, with its arrays' next
+// growth (each at most doubles), would pass the limit.
+func (p *parser) checkMemory() error {
+	held := p.b.footprint() + 4*float64(cap(p.numeric)+cap(p.touched)) + namedBytes*float64(len(p.named)) + float64(p.in.Size())
+	if 2*held <= p.opt.Limits.Memory {
+		return nil
+	}
+	s := &p.b.s
+	return &LimitError{Input: p.name, What: "memory", Limit: p.opt.Limits.Memory, Line: p.line, By: p.opt.Limits.By,
+		Why: fmt.Sprintf("%s operations and %s dependencies in %s, and as much again as its arrays grow", cost.Num(float64(len(s.ops))), cost.Num(float64(len(s.succ)+len(p.b.edges))), cost.Bytes(held))}
+}
+
+// namedBytes is what a label kept in the reader's map of names costs.
+const namedBytes = 64
 
 func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
@@ -179,6 +223,11 @@ func (p *parser) ident() []byte {
 
 // number reads [0-9]+ into a value ≤ limit; what names the field.
 func (p *parser) number(what string, limit uint64) (uint64, bool) {
+	return p.numberIn(what, 0, limit)
+}
+
+// numberIn reads [0-9]+ into a value in [lo, hi]; what names the field.
+func (p *parser) numberIn(what string, lo, limit uint64) (uint64, bool) {
 	for p.pos < len(p.buf) && (p.buf[p.pos] == ' ' || p.buf[p.pos] == '\t') {
 		p.pos++
 	}
@@ -200,23 +249,36 @@ func (p *parser) number(what string, limit uint64) (uint64, bool) {
 	if n > 19 { // may have wrapped: check exactly
 		u, err := strconv.ParseUint(string(p.buf[s:p.pos]), 10, 64)
 		if err != nil {
-			p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, shown.Cut(string(p.buf[s:p.pos])), limit)
+			p.fail(s, "%s %s out of range: want an integer in [%d, %d]", what, shown.Cut(string(p.buf[s:p.pos])), lo, limit)
 			return 0, false
 		}
 		v = u
 	}
-	if v > limit {
-		p.fail(s, "%s %s out of range: want an integer in [0, %d]", what, shown.Cut(string(p.buf[s:p.pos])), limit)
+	if v < lo || v > limit {
+		p.fail(s, "%s %s out of range: want an integer in [%d, %d]", what, shown.Cut(string(p.buf[s:p.pos])), lo, limit)
 		return 0, false
 	}
 	return v, true
 }
 
+// found quotes what stands at byte at: the character (a UTF-8 one
+// whole, as the file has it), or a byte that is not UTF-8 as an escape
+// ("\xc3"), never one byte read as a Latin-1 character.
 func (p *parser) found(at int) string {
 	if at >= len(p.buf) {
 		return "end of line"
 	}
-	return strconv.Quote(string(p.buf[at]))
+	_, n := utf8.DecodeRune(p.buf[at:])
+	return strconv.Quote(string(p.buf[at : at+n]))
+}
+
+// missingRanks says that a file of numRanks ranks ended with next of
+// them given.
+func missingRanks(numRanks, next int) string {
+	if next == 0 {
+		return fmt.Sprintf("num_ranks is %d but the file has no rank blocks", numRanks)
+	}
+	return fmt.Sprintf("num_ranks is %d but the file ends after rank %d (ranks %d to %d are missing)", numRanks, next-1, next, numRanks-1)
 }
 
 // endOfStatement accepts trailing blanks and the line's end.
@@ -326,12 +388,8 @@ func (p *parser) numRanksStmt(start int) {
 		p.fail(start, "num_ranks given twice")
 		return
 	}
-	v, ok := p.number("num_ranks", MaxRanks)
+	v, ok := p.numberIn("num_ranks", 1, MaxRanks)
 	if !ok {
-		return
-	}
-	if v < 1 {
-		p.fail(start, "num_ranks 0 out of range: want an integer in [1, %d]", MaxRanks)
 		return
 	}
 	p.numRanks = int(v)
@@ -382,7 +440,7 @@ func (p *parser) closeRank(start int) {
 		p.fail(start, "} without an open rank block")
 		return
 	}
-	p.b.nameOf = p.localName
+	p.b.nameOf = p.localNames
 	if err := p.b.EndRank(); err != nil {
 		p.fail(start, "%v", err)
 		return
@@ -393,19 +451,30 @@ func (p *parser) closeRank(start int) {
 	p.rank = -1
 }
 
-// localName finds the label of the open rank's local op i, for cycle errors.
-func (p *parser) localName(i uint32) string {
+// localNames finds the labels of the open rank's local ops, for a cycle
+// error: one pass over the rank's labels, however many.
+func (p *parser) localNames(locals []uint32) []string {
+	want := make(map[uint32]string, len(locals))
+	for _, i := range locals {
+		want[i+1] = ""
+	}
 	for n, v := range p.numeric {
-		if v == i+1 {
-			return "l" + strconv.Itoa(n)
+		if _, ok := want[v]; ok && v != 0 && want[v] == "" {
+			want[v] = "l" + strconv.Itoa(n)
 		}
 	}
 	for n, v := range p.named {
-		if v == i+1 {
-			return n
+		if _, ok := want[v]; ok && want[v] == "" {
+			want[v] = n
 		}
 	}
-	return fmt.Sprintf("unlabelled op %d", i)
+	out := make([]string, len(locals))
+	for k, i := range locals {
+		if out[k] = want[i+1]; out[k] == "" {
+			out[k] = fmt.Sprintf("unlabelled op %d", i)
+		}
+	}
+	return out
 }
 
 // maxNumericLabel bounds the l<n> labels kept in a slice; others go to a map.

@@ -3,6 +3,7 @@ package goal
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"commlab/internal/prefetch"
 )
@@ -91,6 +92,17 @@ type Schedule struct {
 	labels    []string // per op, when kept
 	roots     int      // ops without dependencies
 	sends     int
+	// what bounds the run's times (exec.overflowCheck): the sends of 0
+	// bytes, the bytes past the first of the others, the calcs' ns
+	zeroSends           int
+	sendBytes, calcTime float64
+	// wildcards: sends with tag Any, recvs from any source, with any tag
+	// (the match indexes keep the lists they need: match.go)
+	anyTagSends, anyPeerRecvs, anyTagRecvs int
+	// recvs without dependencies (posted before any message arrives), ops
+	// with pendBig dependencies or more (exec.big)
+	rootRecvs, bigPend int
+	stats              *statsOnce
 	// recvStart[r] counts the recvs of the ranks before r: the executor
 	// gives each rank as many places for posted recvs
 	recvStart []uint32
@@ -107,6 +119,22 @@ func (s *Schedule) NumOps() int { return len(s.ops) - 1 }
 
 // NumDeps is the number of requires and irequires edges.
 func (s *Schedule) NumDeps() int { return len(s.succ) }
+
+// Bytes is the memory the schedule holds: its arrays (at their
+// capacity), labels, and the file-order index once built. A command's
+// budget holds it beside EstimateSchedule's run.
+func (s *Schedule) Bytes() float64 {
+	const fixed = 64 << 10 // the Schedule, its index and stats holders, rounding
+	n := fixed + 16*cap(s.ops) + 4*cap(s.succ) + 2*cap(s.cpuNIC) + 4*(cap(s.pos)+cap(s.rankStart)+cap(s.recvStart)) + bigBytes*len(s.big)
+	for _, l := range s.labels {
+		// its header, and its text: a block of 16 bytes at least
+		n += 16 + max(16, (len(l)+7)&^7)
+	}
+	if s.inv != nil && s.inv.inv != nil {
+		n += 4 * cap(s.inv.inv)
+	}
+	return float64(n)
+}
 
 // NumSends is the number of sends, which is the number of messages.
 func (s *Schedule) NumSends() int { return s.sends }
@@ -200,10 +228,11 @@ type Builder struct {
 	keep  bool
 	recvs uint32 // recvs so far
 	err   error
-	// nameOf names a local op in cycle errors (the reader's labels).
-	nameOf func(local uint32) string
+	// nameOf names local ops in cycle errors (the reader's labels).
+	nameOf func(locals []uint32) []string
 	// scratch reused rank after rank
 	cnt, indeg, stack []uint32
+	labelBytes        int // the labels' text kept
 	// whether operations are laid out by level (places.go); the block
 	// of ranks not laid out yet: its first operation, its ranks, their
 	// operations' levels
@@ -249,6 +278,20 @@ func NewBuilder(numRanks int, labels bool, opsHint int) *Builder {
 	b.layout = layoutBuild && (opsHint == 0 || opsHint >= layoutMinOps)
 	return b
 }
+
+// footprint is the memory the schedule and the Builder's scratch hold,
+// in bytes (the arrays' capacities: what a reader's memory limit counts).
+func (b *Builder) footprint() float64 {
+	s := &b.s
+	n := 16*cap(s.ops) + 4*cap(s.succ) + 2*cap(s.cpuNIC) + 16*cap(s.labels) + b.labelBytes + 4*cap(s.pos) +
+		4*(cap(s.rankStart)+cap(s.recvStart)) + 12*cap(b.edges) +
+		4*(cap(b.cnt)+cap(b.indeg)+cap(b.stack)+cap(b.lvl)+cap(b.perm)+cap(b.tmpSucc)) + 16*cap(b.tmpOps) + 2*cap(b.tmpCN) +
+		bigBytes*len(s.big)
+	return float64(n)
+}
+
+// bigBytes is what an entry of a map of sizes or counts costs.
+const bigBytes = 48
 
 // Err returns the first error so far.
 func (b *Builder) Err() error { return b.err }
@@ -300,23 +343,40 @@ func (b *Builder) add(k Kind, peer uint32, size uint64, tag uint32, cpu, nic uin
 		}
 		b.s.big[id] = size
 	}
-	b.s.ops = append(b.s.ops, o)
+	b.s.ops = append(room(b.s.ops, 1), o)
 	if cpu != 0 || nic != 0 || b.s.cpuNIC != nil {
 		if b.s.cpuNIC == nil {
 			b.s.cpuNIC = make([]uint16, id, cap(b.s.ops))
 		}
-		b.s.cpuNIC = append(b.s.cpuNIC, uint16(cpu)|uint16(nic)<<8)
+		b.s.cpuNIC = append(room(b.s.cpuNIC, 1), uint16(cpu)|uint16(nic)<<8)
 		b.s.maxCPU = max(b.s.maxCPU, cpu)
 		b.s.maxNIC = max(b.s.maxNIC, nic)
 	}
 	if b.keep {
-		b.s.labels = append(b.s.labels, label)
+		b.s.labels = append(room(b.s.labels, 1), label)
+		b.labelBytes += (len(label) + 7) &^ 7
 	}
 	switch k {
 	case Send:
 		b.s.sends++
+		if size == 0 {
+			b.s.zeroSends++
+		} else {
+			b.s.sendBytes += float64(size - 1)
+		}
+		if tag == Any {
+			b.s.anyTagSends++
+		}
 	case Recv:
 		b.recvs++
+		if peer == Any {
+			b.s.anyPeerRecvs++
+		}
+		if tag == Any {
+			b.s.anyTagRecvs++
+		}
+	case Calc:
+		b.s.calcTime += float64(size)
 	}
 	return OpID(id)
 }
@@ -358,7 +418,7 @@ func (b *Builder) dep(a, c OpID, start bool) {
 		b.err = fmt.Errorf("dependency between operations outside the current rank")
 		return
 	}
-	b.edges = append(b.edges, edge{from: uint32(c) - first, to: uint32(a) - first, start: start})
+	b.edges = append(room(b.edges, 1), edge{from: uint32(c) - first, to: uint32(a) - first, start: start})
 }
 
 // EndRank closes the current rank's block. It lays out the rank's
@@ -394,7 +454,8 @@ func (b *Builder) EndRank() error {
 		o := &b.s.ops[first+i]
 		o.off = o.off&^offMask | (base + cnt[i])
 	}
-	b.s.succ = append(b.s.succ, make([]uint32, len(b.edges))...)
+	b.s.succ = room(b.s.succ, len(b.edges))
+	b.s.succ = b.s.succ[:len(b.s.succ)+len(b.edges)]
 	fill := cnt[:n]
 	for _, e := range b.edges {
 		v := first + e.to
@@ -463,9 +524,22 @@ func (b *Builder) rankDeps(first, n, i uint32) []uint32 {
 func (b *Builder) checkCycle(first, n uint32) error {
 	if len(b.edges) == 0 {
 		b.s.roots += int(n)
+		for i := range n {
+			if b.s.kind(first+i) == Recv {
+				b.s.rootRecvs++
+			}
+		}
 		return nil
 	}
 	indeg, forward := b.indegrees(n)
+	for i, d := range indeg[:n] {
+		switch {
+		case d == 0 && b.s.kind(first+uint32(i)) == Recv:
+			b.s.rootRecvs++
+		case d >= pendBig:
+			b.s.bigPend++
+		}
+	}
 	if forward {
 		// Every edge goes to a later operation (Schedgen's and Writer's
 		// files): the file's order is a topological order, no cycle.
@@ -499,47 +573,79 @@ func (b *Builder) checkCycle(first, n uint32) error {
 	if done == int(n) {
 		return nil
 	}
-	// Walk back along unfinished dependencies until an op repeats: that
-	// closes a cycle.
-	pred := make(map[uint32]uint32)
+	return b.cycleError(first, n, indeg)
+}
+
+// cycleShown is how many operations of a dependency cycle its error
+// names: the first ones, then the last, which closes it.
+const cycleShown = 6
+
+// cycleError names a dependency cycle among the rank's ops that Kahn's
+// algorithm left with dependencies (indeg > 0): it walks from the first
+// of them to an op it requires that is left too, and on, until an op
+// repeats, in time and scratch linear in the rank (a cycle through a
+// million operations is found at once), and names a few of its
+// operations and how many more.
+func (b *Builder) cycleError(first, n uint32, indeg []uint32) error {
+	// req[i] is an op left over that i requires (one suffices: every op
+	// left over requires one, or Kahn's algorithm would have freed it)
+	req := grow(b.cnt, int(n))
+	for i := range req {
+		req[i] = nilNode
+	}
 	for _, e := range b.edges {
 		if indeg[e.to] > 0 && indeg[e.from] > 0 {
-			pred[e.to] = e.from
+			req[e.to] = e.from
 		}
 	}
-	var at uint32
-	for i := range n {
-		if indeg[i] > 0 {
-			at = i
-			break
-		}
+	at := uint32(0)
+	for indeg[at] == 0 {
+		at++
 	}
-	seen := map[uint32]int{}
+	// seen[i] is i's position in the walk + 1 (0: not yet)
+	seen := grow(b.stack[:0], int(n))
 	var path []uint32
-	for {
-		if k, ok := seen[at]; ok {
-			path = path[k:]
-			break
-		}
-		seen[at] = len(path)
+	for seen[at] == 0 {
 		path = append(path, at)
-		at = pred[at]
+		seen[at] = uint32(len(path))
+		at = req[at]
 	}
-	name := func(i uint32) string {
-		if b.nameOf != nil {
-			return b.nameOf(i)
+	path = path[seen[at]-1:] // the cycle: each requires the next, the last the first
+	b.cnt, b.stack = req, seen[:0]
+	shown := path
+	if len(path) > cycleShown+1 {
+		shown = append(append([]uint32(nil), path[:cycleShown]...), path[len(path)-1])
+	}
+	shown = append(shown, path[0])
+	names := b.names(first, shown)
+	var msg strings.Builder
+	for k, nm := range names {
+		if k > 0 {
+			msg.WriteString(" -> ")
 		}
+		if k == cycleShown && len(path) > cycleShown+1 {
+			fmt.Fprintf(&msg, "… (%d more) -> ", len(path)-cycleShown-1)
+		}
+		msg.WriteString(nm)
+	}
+	return fmt.Errorf("dependency cycle through %d operations: %s (each waits for the next)", len(path), msg.String())
+}
+
+// names are the labels of the rank's local ops, for a cycle error: the
+// reader's (nameOf), the labels kept, or "op N".
+func (b *Builder) names(first uint32, locals []uint32) []string {
+	if b.nameOf != nil {
+		return b.nameOf(locals)
+	}
+	out := make([]string, len(locals))
+	for k, i := range locals {
 		if b.keep && b.s.labels[first+i] != "" {
-			return b.s.labels[first+i]
+			out[k] = b.s.labels[first+i]
+		} else {
+			out[k] = fmt.Sprintf("op %d", i)
 		}
-		return fmt.Sprintf("op %d", i)
 	}
-	msg := ""
-	for k := len(path) - 1; k >= 0; k-- {
-		msg += name(path[k]) + " -> "
-	}
-	msg += name(path[len(path)-1])
-	return fmt.Errorf("dependency cycle: %s (each waits for the next)", msg)
+	return out
 }
 
 // Schedule checks that every rank was given and returns the schedule.
@@ -551,7 +657,7 @@ func (b *Builder) Schedule() (*Schedule, error) {
 		return nil, fmt.Errorf("rank %d's block is not closed (missing })", b.rank)
 	}
 	if b.next != b.s.numRanks {
-		return nil, fmt.Errorf("num_ranks is %d but the schedule ends after rank %d", b.s.numRanks, b.next-1)
+		return nil, fmt.Errorf("%s", missingRanks(b.s.numRanks, b.next))
 	}
 	if layoutBuild && b.layout && int(b.blockOp) < len(b.s.ops) {
 		b.layoutBlock(len(b.s.ops))
@@ -559,9 +665,23 @@ func (b *Builder) Schedule() (*Schedule, error) {
 	s := b.s
 	s.ops = append(s.ops, op{off: uint32(len(s.succ))})
 	s.inv = &invIndex{}
+	s.stats = &statsOnce{}
 	b.s = Schedule{}
 	b.err = fmt.Errorf("Schedule already called")
 	return &s, nil
+}
+
+// room returns s with room for extra more elements, its capacity at
+// least doubled when it grows: an array grown by append's quarter at a
+// time is copied about five times over in all, doubled only about twice
+// (what a reader allocates is bounded by what it holds: EstimateRead).
+func room[T any](s []T, extra int) []T {
+	if len(s)+extra <= cap(s) {
+		return s
+	}
+	t := make([]T, len(s), max(2*cap(s), len(s)+extra, 16))
+	copy(t, s)
+	return t
 }
 
 // grow returns s with length n, zeroed.

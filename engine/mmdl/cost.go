@@ -39,8 +39,15 @@ func Estimate(procs, flows, R int) cost.Cost {
 		Key:     "rounds",
 		Why:     fmt.Sprintf("%d processors with %d transfers and rounds = %d schedule about %s operations", procs, flows, R, cost.Num(ops)),
 	}
-	c.Fit = func(over float64) string {
-		return fmt.Sprintf("lower rounds to at most %d, or the processors", max(1, int(float64(R)/cost.Scale(over, 1))))
+	c.Knobs = func() cost.Knobs {
+		return cost.Knobs{
+			List: []cost.Knob{{Key: "rounds", Now: float64(R), Down: true, Min: 1, Max: MaxRounds, Int: true}},
+			Cost: func(at []float64) (cost.Cost, bool) { return Estimate(procs, flows, int(at[0])), true },
+		}
+	}
+	// When no round count fits, it is the processors.
+	c.Fit = func(float64) string {
+		return fmt.Sprintf("use fewer processors: rounds = 1 alone schedules %s operations", cost.Num(Ops(procs, flows, 1)))
 	}
 	return c
 }

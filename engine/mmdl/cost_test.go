@@ -1,10 +1,12 @@
 package mmdl
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"commlab/engine/cost"
+	"commlab/engine/cost/costtest"
 )
 
 // TestEstimateBoundsRun holds Estimate's memory to what Rounds allocates
@@ -40,5 +42,19 @@ func TestEstimateBoundsRun(t *testing.T) {
 		if !cost.Holds(est.Bytes, got, 64<<10) {
 			t.Errorf("p=%d R=%d %v: estimate %s, allocated %s: want within [1, 2]x", c.p, c.R, c.sched, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
+	}
+}
+
+// TestAdviceFits: a refusal's rounds fit, and when even one round is over
+// the refusal says it is the processors.
+func TestAdviceFits(t *testing.T) {
+	b := cost.Budget{Name: "the command", Bytes: 4e9, Seconds: 600, Force: "-force"}
+	est := Estimate(512, 511, 10000)
+	if ways := costtest.AdviceFits(t, est, b); len(ways) != 1 || !strings.HasPrefix(ways[0], "lower rounds to at most ") {
+		t.Errorf("512 processors, 10000 rounds: %v", est.Check(b))
+	}
+	msg := Estimate(1e7, 1e7, 100).Check(b).Error()
+	if !strings.Contains(msg, "use fewer processors: rounds = 1 alone schedules 5e7 operations") {
+		t.Errorf("ten million processors: %s", msg)
 	}
 }

@@ -70,13 +70,57 @@ func Estimate(p Params, traced bool) cost.Cost {
 	if p.ChunkBytes > 0 {
 		c.Why = fmt.Sprintf("procs = %d with iterations = %d, keys = %d and chunk_bytes = %d sends about %s messages", p.Procs, p.Iterations, p.Keys, p.ChunkBytes, cost.Num(msgs))
 	}
-	c.Fit = func(over float64) string {
-		it := int(float64(p.Iterations) / cost.Scale(over, 1))
-		procs := int(float64(p.Procs) / cost.Scale(over, 2))
-		if it >= 1 {
-			return fmt.Sprintf("lower iterations to at most %d or procs to at most %d", it, procs)
-		}
-		return fmt.Sprintf("lower procs to at most %d", procs)
+	// With chunking, the chunks can outnumber everything else: then it is
+	// chunk_bytes (and keys × key_bytes) that drive the run.
+	if p.ChunkBytes > 0 && float64(p.Keys)*p.KeyBytes/float64(p.ChunkBytes) > 2*P*(P-1) {
+		c.Key = "chunk_bytes"
 	}
+	c.Knobs = func() cost.Knobs { return knobs(p, traced) }
 	return c
+}
+
+// knobs are the parameters a refusal may advise moving: iterations, procs (down to what cache and keys allow, taking nodes and
+// switches down with it: a process per node at least), keys, key_bytes
+// and, when keys are chunked, chunk_bytes (up); each checked with Validate
+// at the values advised.
+func knobs(p Params, traced bool) cost.Knobs {
+	minProcs := max(2, p.Cache+1)
+	if p.Policy == Random {
+		minProcs = max(minProcs, p.RandomDegree+1)
+	}
+	if p.Fill > 0 {
+		minProcs = max(minProcs, p.Nodes) // nodes fixed by fill and switches
+	}
+	procs := cost.Knob{Key: "procs", Now: float64(p.Procs), Down: true, Min: float64(minProcs), Max: MaxProcs, Int: true,
+		With: func(v float64) string {
+			if n := int(v); n < p.Nodes {
+				if n < p.Switches {
+					return fmt.Sprintf("and nodes and switches to %d", n)
+				}
+				return fmt.Sprintf("and nodes to %d", n)
+			}
+			return ""
+		}}
+	ks := []cost.Knob{
+		{Key: "iterations", Now: float64(p.Iterations), Down: true, Min: 1, Max: MaxIterations, Int: true},
+		procs,
+		{Key: "keys", Now: float64(p.Keys), Down: true, Min: float64(p.Procs), Max: MaxKeys, Int: true},
+		{Key: "key_bytes", Now: p.KeyBytes, Down: true, Min: 1e-300, Max: 1024},
+	}
+	if p.ChunkBytes > 0 {
+		ks = append(ks, cost.Knob{Key: "chunk_bytes", Now: float64(p.ChunkBytes), Min: 1, Max: 1 << 30, Int: true})
+	}
+	return cost.Knobs{List: ks, Cost: func(at []float64) (cost.Cost, bool) {
+		q := p
+		q.Iterations, q.Procs, q.Keys, q.KeyBytes = int(at[0]), int(at[1]), int(at[2]), at[3]
+		q.Nodes = min(q.Nodes, q.Procs)
+		q.Switches = min(q.Switches, q.Nodes)
+		if len(at) > 4 {
+			q.ChunkBytes = int(at[4])
+		}
+		if q.Validate() != nil {
+			return cost.Cost{}, false
+		}
+		return Estimate(q, traced), true
+	}}
 }

@@ -2,10 +2,13 @@ package overlay
 
 import (
 	"math/rand/v2"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"commlab/engine/cost"
+	"commlab/engine/cost/costtest"
 	"commlab/engine/trace"
 )
 
@@ -51,5 +54,35 @@ func TestEstimateBoundsRun(t *testing.T) {
 		if !cost.Holds(est.Bytes, got, 64<<10) {
 			t.Errorf("%s: estimate %s, allocated %s: want within [1, 2]x", c.name, cost.Bytes(est.Bytes), cost.Bytes(got))
 		}
+	}
+}
+
+var atMostZero = regexp.MustCompile(`at most 0([^.0-9]|$)`)
+
+// TestAdviceFits: issue 26's refusals name parameters whose advised values
+// fit (it said "lower procs to at most 0" for chunks of one byte).
+func TestAdviceFits(t *testing.T) {
+	b := cost.Budget{Name: "the command", Bytes: 4e9, Seconds: 600, Force: "-force"}
+	for _, c := range []struct {
+		name string
+		edit func(*Params)
+		want string
+	}{
+		{"chunks of 1 byte", func(p *Params) { p.ChunkBytes, p.Keys, p.KeyBytes = 1, MaxKeys, 1024 }, "raise chunk_bytes to at least"},
+		{"1024 nodes, 10 iterations", func(p *Params) { p.Procs, p.Nodes, p.Iterations = 1024, 1024, 10 }, "lower procs to at most"},
+		{"100 iterations, fill", func(p *Params) { p.Procs, p.Nodes, p.Switches, p.Fill, p.Iterations = 1024, 512, 256, 2, 100 }, "lower iterations to at most"},
+	} {
+		p := Default()
+		c.edit(&p)
+		if err := p.Validate(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		est := Estimate(p, false)
+		msg := est.Check(b).Error()
+		ways := costtest.AdviceFits(t, est, b)
+		if len(ways) == 0 || !strings.Contains(msg, c.want) || atMostZero.MatchString(msg) {
+			t.Errorf("%s: %s; want a way out naming %q", c.name, msg, c.want)
+		}
+		t.Logf("%s: %s", c.name, msg)
 	}
 }

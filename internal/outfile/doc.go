@@ -8,7 +8,7 @@
 //   - a FIFO or a device (/dev/stdout, /dev/null, /dev/full) is written
 //     through, never replaced by a regular file;
 //   - "-" is the standard output;
-//   - SIGINT or SIGTERM while a temporary file exists removes it (see
-//     CleanOnSignal), and a temporary file a killed run left behind is
+//   - SIGINT, SIGTERM, SIGHUP or SIGQUIT while a temporary file exists
+//     removes it (see CleanOnSignal), and a temporary file a killed run left behind is
 //     removed by the next write of the same name once it is an hour old.
 package outfile

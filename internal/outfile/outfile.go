@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -142,8 +143,8 @@ var temps struct {
 	names map[string]bool
 }
 
-// Track registers a temporary file or directory for removal on SIGINT or
-// SIGTERM (CleanOnSignal); Untrack takes it off once it is renamed.
+// Track registers a temporary file or directory for removal on a signal
+// that ends the command (CleanOnSignal); Untrack takes it off once it is renamed.
 func Track(name string)   { track(name) }
 func Untrack(name string) { untrack(name) }
 
@@ -172,20 +173,38 @@ func RemoveTemps() {
 	temps.names = nil
 }
 
-// CleanOnSignal makes SIGINT and SIGTERM remove the tracked temporary files
-// and exit with 128 + the signal's number, as the shell reports a killed
-// command. Commands call it first thing in main.
+// CleanOnSignal makes the signals that end a command (SIGINT, SIGTERM,
+// and on Unix SIGHUP, when the terminal closes, and SIGQUIT) remove the
+// tracked temporary files and exit with 128 + the signal's number, as the
+// shell reports a command the signal killed. SIGQUIT keeps its meaning for
+// a Go program, a dump of every goroutine's stack on stderr to see where a
+// run hung, after the files are removed. Commands call it first thing in
+// main.
 func CleanOnSignal() {
 	c := make(chan os.Signal, 1)
-	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(c, cleanSignals...)
 	go func() {
 		sig := <-c
 		RemoveTemps()
-		code := 130
-		if sig == syscall.SIGTERM {
-			code = 143
-		}
 		fmt.Fprintf(os.Stderr, "%s: stopped by %v; temporary output removed\n", filepath.Base(os.Args[0]), sig)
+		if sig == quitSignal {
+			os.Stderr.Write(stacks())
+		}
+		code := 128 + 15
+		if n, ok := sig.(syscall.Signal); ok {
+			code = 128 + int(n)
+		}
 		os.Exit(code)
 	}()
+}
+
+// stacks is every goroutine's stack, as Go's own SIGQUIT prints them (up
+// to 64 MB).
+func stacks() []byte {
+	for n := 1 << 16; ; n *= 2 {
+		b := make([]byte, n)
+		if k := runtime.Stack(b, true); k < n || n >= 64<<20 {
+			return b[:k]
+		}
+	}
 }

@@ -15,9 +15,10 @@ import (
 )
 
 // TestSignalRemovesTheTemporaryFile runs this test binary as a child that
-// starts writing an output and hangs half-way; SIGINT and SIGTERM must each
-// remove its temporary file, leave the old output as it was, and exit with
-// 128 + the signal.
+// starts writing an output and hangs half-way; SIGINT, SIGTERM, SIGHUP
+// (the terminal closed) and SIGQUIT must each remove its temporary file,
+// leave the old output as it was, and exit with 128 + the signal; SIGQUIT
+// also prints the goroutines' stacks, as Go does.
 func TestSignalRemovesTheTemporaryFile(t *testing.T) {
 	if dir := os.Getenv("OUTFILE_CHILD_DIR"); dir != "" {
 		CleanOnSignal()
@@ -29,11 +30,13 @@ func TestSignalRemovesTheTemporaryFile(t *testing.T) {
 		})
 		return
 	}
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT} {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "out.png"), []byte("old"), 0o644)
 		cmd := exec.Command(os.Args[0], "-test.run=^TestSignalRemovesTheTemporaryFile$")
 		cmd.Env = append(os.Environ(), "OUTFILE_CHILD_DIR="+dir)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -53,6 +56,9 @@ func TestSignalRemovesTheTemporaryFile(t *testing.T) {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) {
 			t.Errorf("%v: the child ended with %v, want exit status %d", sig, err, 128+int(sig))
+		}
+		if got := stderr.String(); !strings.Contains(got, "temporary output removed") || (sig == syscall.SIGQUIT) != strings.Contains(got, "goroutine ") {
+			t.Errorf("%v: stderr %.200q: want the note, and the stacks for SIGQUIT only", sig, got)
 		}
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {

@@ -1,12 +1,13 @@
 package catalog
 
 import (
-	"commlab/engine/cost"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"commlab/engine/cost"
 	"commlab/scene"
 )
 
@@ -23,7 +24,9 @@ func TestPageBudgetRefuses(t *testing.T) {
 		// 3.6 GB in the browser: trace spans per jitter window.
 		{"scene=butterfly&P=64&N=1e9&period=1e-6&duration=1e-7", "period", []string{"P = 64", "N = 1e9", "period = 1e-6", "jitter windows", "GB", "raise period to at least", "lower N to at most"}},
 		// Minutes in the browser: 1000 trials of long, noisy runs.
-		{"scene=jitter&P=4096&trials=1000&N=1e9", "trials", []string{"trials = 1000", "P = 4096", "N = 1e9", "lower N to at most"}},
+		// (No one parameter alone brings it in but P at its floor: the
+		// trials and N together do.)
+		{"scene=jitter&P=4096&trials=1000&N=1e9", "trials", []string{"trials = 1000", "P = 4096", "N = 1e9", "lower trials to at most", "and N to at most"}},
 		// 31 s in the browser.
 		{"scene=butterfly&P=4096&N=1e9", "", []string{"P = 4096", "N = 1e9", "over the page's"}},
 	} {
@@ -76,5 +79,62 @@ func TestDefaultsFitThePage(t *testing.T) {
 		if err := c.Check(half); err != nil {
 			t.Errorf("%s: defaults use more than a quarter of the page's budget: %v", sc.Info().Name, err)
 		}
+	}
+}
+
+// advice reads a refusal's "lower K to at most V", "raise K to at least
+// V", "and K to at most V" and "(and T to V)".
+var advice = regexp.MustCompile(`(?:lower|raise|and) (\w+) to (?:at most |at least )?([0-9.e+-]+)`)
+
+// TestPageAdviceFits: every way out a page refusal names (one parameter,
+// or two together) gives a run the page accepts: values its controls take
+// and a build within the budget. Issue 26 found "lower P to at most 2"
+// where P = 2 was still refused.
+func TestPageAdviceFits(t *testing.T) {
+	for _, q := range []string{
+		"scene=butterfly&P=64&N=1e9&period=1e-6&duration=1e-7",
+		"scene=butterfly&P=64&N=1e5&period=1e-3&duration=0.000999999999999",
+		"scene=butterfly&P=4096&N=1e9",
+		"scene=butterfly&P=4096&N=1e9&T=3",
+		"scene=butterfly&P=2&N=1e9&period=1e-7&duration=9.9e-8",
+		"scene=jitter&P=4096&trials=1000&N=1e9",
+		"scene=jitter&P=1024&trials=1000&N=1e8&period=2e-5",
+		"scene=overlay&procs=48&nodes=24&iterations=4",
+		"scene=mmdl&rounds=100",
+	} {
+		st, _, errs := scene.ParseQueryNotices(q, All())
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", q, errs)
+		}
+		sc, _ := All().Lookup(st.Scene)
+		err := scene.CheckBudget(sc, st.Values, cost.Page)
+		if err == nil {
+			t.Logf("%s fits the page", q)
+			continue
+		}
+		msg := err.Error()
+		_, ways, _ := strings.Cut(msg, "); ")
+		if ways == "" {
+			t.Errorf("%s: no advice: %s", q, msg)
+			continue
+		}
+		for _, way := range strings.Split(ways, " or ") {
+			v := scene.Values{}
+			for k, x := range st.Values {
+				v[k] = x
+			}
+			for _, m := range advice.FindAllStringSubmatch(way, -1) {
+				v[m[1]] = m[2]
+			}
+			if err := scene.CheckBudget(sc, v, cost.Page); err != nil {
+				t.Errorf("%s: the advice %q is refused: %v", q, way, err)
+			}
+			for _, f := range sc.Fields() {
+				if _, err := f.Parse(v[f.Key]); err != nil {
+					t.Errorf("%s: the advice %q gives a value the page refuses: %v", q, way, err)
+				}
+			}
+		}
+		t.Logf("%s: %s", q, msg)
 	}
 }

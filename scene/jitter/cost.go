@@ -28,18 +28,12 @@ func Estimate(p allreduce.Params, n int) cost.Cost {
 		// The trials are most of it: name them with what drives one.
 		c.Key = "trials"
 		c.Why = fmt.Sprintf("trials = %d of %s", n, one.Why)
-		fit := one.Fit
-		// Only the trials scale with n: trial 0's trace and the tables
-		// stay, so what fits is what the budget leaves after them (a plain
-		// n/over suggested 77 trials where 64 fit).
-		total, fixed := c.Seconds, c.Seconds-float64(n)*one.Seconds
-		c.Fit = func(over float64) string {
-			m := int((total/cost.Scale(over, 1) - fixed) / one.Seconds)
-			if m >= 10 {
-				return fmt.Sprintf("lower trials to at most %d, or %s", m, fit(over))
-			}
-			return fit(over * 10 / float64(n))
-		}
+	}
+	// Only the trials scale with n (trial 0's trace and the tables stay),
+	// so every knob moves this estimate, not the butterfly's.
+	c.Knobs = func() cost.Knobs {
+		trials := cost.Knob{Key: KeyTrials, Now: float64(n), Down: true, Min: 10, Max: 1000, Int: true}
+		return allreduce.KnobsWith(p, []cost.Knob{trials}, func(q allreduce.Params, at []float64) cost.Cost { return Estimate(q, int(at[0])) })
 	}
 	return c
 }

@@ -7,11 +7,16 @@ import (
 	"commlab/scene"
 )
 
+// buildMemFactor is how far above what a build allocates its memory
+// estimate may be.
+const buildMemFactor = 6
+
 // TestEstimateBoundsBuild holds the scene's Estimate to what Build
-// allocates (cost.Holds: within [1, 2]x, 64 kB aside; in the wasm a little
-// under, see cost.Under) on the shipped default, a 1024-rank dissemination
-// as a page adds it, that one with OS and network noise, and two files side
-// by side, and logs both (the constants in cost.go come from these lines).
+// allocates (at least cost.Under times it, at most buildMemFactor times:
+// goal.EstimateSchedule bounds the queue by everything that can wait at
+// once, which a lock-step dissemination never holds) on the shipped
+// default, a 1024-rank dissemination as a page adds it, that one with OS
+// and network noise, and two files side by side, and logs both.
 func TestEstimateBoundsBuild(t *testing.T) {
 	sc := Scene{}
 	for _, c := range []struct {
@@ -37,8 +42,8 @@ func TestEstimateBoundsBuild(t *testing.T) {
 			}
 		})
 		t.Logf("%-26s est %9.3g B got %9.3g B ratio %.2f", c.name, est.Bytes, got, est.Bytes/got)
-		if !cost.Holds(est.Bytes, got, 64<<10) {
-			t.Errorf("%s: estimate %s, allocated %s: want within [1, 2]x", c.name, cost.Bytes(est.Bytes), cost.Bytes(got))
+		if est.Bytes < cost.Under*got || est.Bytes > buildMemFactor*got {
+			t.Errorf("%s: estimate %s, allocated %s: want within [1, %d]x", c.name, cost.Bytes(est.Bytes), cost.Bytes(got), buildMemFactor)
 		}
 	}
 }

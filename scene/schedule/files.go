@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"commlab/engine/cost"
 	"commlab/engine/goal"
 	"commlab/internal/permsort"
 )
@@ -81,7 +82,7 @@ func AddFile(kind, name string, text []byte) (string, error) {
 		h.Write(text)
 		key += fmt.Sprintf("~%08x", h.Sum32())
 	}
-	s, err := goal.Read(bytes.NewReader(text), clean, goal.ReadOptions{Labels: true, SizeHint: int64(len(text))})
+	s, err := goal.Read(bytes.NewReader(text), clean, goal.ReadOptions{Labels: true, SizeHint: int64(len(text)), Limits: goal.LimitsFor(cost.Page)})
 	if err != nil {
 		return "", err
 	}
@@ -185,7 +186,7 @@ func AddNoiseTrace(name string, text []byte) (string, error) {
 	h := fnv.New32a()
 	h.Write(text)
 	key := fmt.Sprintf("trace:%s~%08x", clean, h.Sum32())
-	tr, err := goal.ReadNoiseTrace(bytes.NewReader(text), clean)
+	tr, err := goal.ReadNoiseTraceWithin(bytes.NewReader(text), clean, goal.LimitsFor(cost.Page))
 	if err != nil {
 		return "", err
 	}

@@ -163,7 +163,17 @@ func runSide(name, key, file string, p goal.Params, nz noiseSet, v scene.Values,
 	if err != nil {
 		var re *goal.RangeError
 		if errors.As(err, &re) {
-			return nil, &scene.FieldError{Key: re.Field, Value: re.Value, Want: re.Want}
+			k := re.Field
+			if slices.Contains(paramKeys, k) { // a LogGOPS parameter of this side's set
+				k += suffix
+			}
+			return nil, &scene.FieldError{Key: k, Value: re.Value, Want: re.Want}
+		}
+		var oe *goal.OverflowError
+		if errors.As(err, &oe) {
+			// a time past 2^63 ns is refused, not drawn (it was drawn as
+			// the wrapped "1 ns")
+			return nil, &scene.FieldError{Key: key, Value: file, Want: "a schedule whose times stay under 2^63 ns: " + err.Error()}
 		}
 		// A schedule that cannot complete (unmatched messages, operations
 		// whose dependencies never finish) is the file's fault.

@@ -129,6 +129,11 @@ func TestReportLayout(t *testing.T) {
 	for _, width := range []int{1280, 390} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			s := newBrowserSession(t, base, width, 900)
+			// A headless window keeps a minimum width (about 500 px):
+			// the viewport is set to what a phone has.
+			if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(int64(width), 900)); err != nil {
+				t.Fatal(err)
+			}
 			for _, p := range pages {
 				page := filepath.Base(p)
 				t.Run(page, func(t *testing.T) {

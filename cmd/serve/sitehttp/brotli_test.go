@@ -60,6 +60,18 @@ func TestBrotli(t *testing.T) {
 		{"br", "br"},
 		{"BR;q=0.5, gzip", "br"},
 		{"br;q=0, gzip", "gzip"},
+		// Issue 26: "q" is case-insensitive (RFC 9110), and so is the
+		// coding; spaces around ";" are allowed.
+		{"br;Q=0", ""},
+		{"BR ; Q=0.000, gzip", "gzip"},
+		{"br;q=0.001", "br"},
+		{"br;q=1.000", "br"},
+		// A weight that is not one refuses the coding.
+		{"br;q=2, gzip;q=-1", ""},
+		{"br;q=0.0001, gzip;q=.5", ""},
+		{"br;q=, gzip;q=1.5", ""},
+		{"br;q=x", ""},
+		{"br;level=1", "br"},
 		{"gzip", "gzip"},
 		{"*", "br"},
 		{"br;q=0, *", "gzip"},

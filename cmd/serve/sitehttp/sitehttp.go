@@ -7,12 +7,15 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/andybalholm/brotli"
+
+	"commlab/internal/boundedio"
 )
 
 // CSP is the Content-Security-Policy of every response. netlify.toml must
@@ -73,7 +76,8 @@ var contentTypes = map[string]string{
 func Handler(root fs.FS) http.Handler {
 	files := http.FileServerFS(root)
 	var cc compCache
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		w := &headerWriter{ResponseWriter: rw}
 		h := w.Header()
 		for _, kv := range Headers {
 			h.Set(kv[0], kv[1])
@@ -123,7 +127,7 @@ func Handler(root fs.FS) http.Handler {
 		}
 		if compressible[path.Ext(file)] {
 			h.Add("Vary", "Accept-Encoding")
-			if fi.Size() >= minCompress && r.Header.Get("Range") == "" {
+			if fi.Size() >= minCompress && fi.Size() <= maxCompress && r.Header.Get("Range") == "" {
 				if enc := negotiate(r.Header.Get("Accept-Encoding")); enc != "" {
 					if data, err := cc.compressed(root, file, fi, enc); err == nil {
 						h.Set("Content-Encoding", enc)
@@ -136,6 +140,48 @@ func Handler(root fs.FS) http.Handler {
 		files.ServeHTTP(w, r)
 	})
 }
+
+// headerWriter puts back the Headers a writer took off before the
+// response goes out: http.ServeContent drops Cache-Control from its errors
+// (a 416 for a range past the end had none).
+type headerWriter struct {
+	http.ResponseWriter
+	sent bool
+}
+
+func (w *headerWriter) WriteHeader(code int) {
+	if !w.sent {
+		w.sent = true
+		h := w.Header()
+		for _, kv := range Headers {
+			if h.Get(kv[0]) == "" {
+				h.Set(kv[0], kv[1])
+			}
+		}
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *headerWriter) Write(b []byte) (int, error) {
+	if !w.sent {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// ReadFrom keeps the writer's own (sendfile for a file).
+func (w *headerWriter) ReadFrom(r io.Reader) (int64, error) {
+	if !w.sent {
+		w.WriteHeader(http.StatusOK)
+	}
+	if rf, ok := w.ResponseWriter.(io.ReaderFrom); ok {
+		return rf.ReadFrom(r)
+	}
+	return io.Copy(w.ResponseWriter, r)
+}
+
+// Unwrap lets http.ResponseController reach the writer underneath.
+func (w *headerWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Limits on a path, below what file systems refuse (255 bytes a segment,
 // 4096 a path), so an over-long name is a plain 404, never an error.
@@ -165,8 +211,13 @@ var compressible = map[string]bool{
 }
 
 // minCompress is the size below which compressing saves too little to
-// bother.
-const minCompress = 1024
+// bother; maxCompress the size above which a file is served as it is
+// rather than held in memory whole to compress (the wasm is 14.7 MB, the
+// largest report page a few MB).
+const (
+	minCompress = 1024
+	maxCompress = 256 << 20
+)
 
 // brotliQuality is the brotli level: 5 is what hosts use on the fly (4-6).
 // On the 14.7 MB wasm it gives 3.01 MB in 2.7 s, gzip 6 3.62 MB in 1.0 s
@@ -177,15 +228,24 @@ const brotliQuality = 5
 
 // negotiate picks the coding for an Accept-Encoding header, as Netlify
 // does: brotli when the client takes it, else gzip, else none ("").
-// A coding with q=0 is refused; "*" stands for any coding not named.
+// A coding weighed 0 is refused; "*" stands for any coding not named. The
+// weight is read as RFC 9110 (12.4.2) writes it, "q" in either case, a
+// value from 0 to 1 with up to three decimals; a weight that is not one
+// refuses the coding, so that nothing is sent compressed on a header that
+// cannot be read as asking for it.
 func negotiate(header string) string {
 	accepts := map[string]bool{}
 	star, hasStar := false, false
 	for _, part := range strings.Split(header, ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		coding = strings.ToLower(strings.TrimSpace(coding))
-		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-		ok := q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		params := strings.Split(part, ";")
+		coding := strings.ToLower(strings.TrimSpace(params[0]))
+		ok := true
+		for _, param := range params[1:] {
+			name, value, _ := strings.Cut(param, "=")
+			if strings.EqualFold(strings.TrimSpace(name), "q") {
+				ok = qvalue(strings.TrimSpace(value)) > 0
+			}
+		}
 		if coding == "*" {
 			star, hasStar = ok, true
 			continue
@@ -200,6 +260,24 @@ func negotiate(header string) string {
 		}
 	}
 	return ""
+}
+
+// qvalue reads a weight, ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] );
+// anything else is 0.
+func qvalue(s string) float64 {
+	if s == "" || len(s) > 5 || s[0] != '0' && s[0] != '1' || len(s) > 1 && s[1] != '.' {
+		return 0
+	}
+	for _, c := range s[min(len(s), 2):] {
+		if c < '0' || c > '9' {
+			return 0
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v > 1 {
+		return 0
+	}
+	return v
 }
 
 // compCache holds each file's compressed forms by coding and name, one
@@ -231,7 +309,7 @@ func (cc *compCache) compressed(root fs.FS, name string, fi fs.FileInfo, enc str
 		}
 		cc.m[key] = e
 		cc.Unlock()
-		e.data, e.err = compress(root, name, enc)
+		e.data, e.err = compress(root, name, enc, fi.Size())
 		close(e.done)
 		if e.err != nil {
 			cc.Lock()
@@ -247,9 +325,16 @@ func (cc *compCache) compressed(root fs.FS, name string, fi fs.FileInfo, enc str
 	return e.data, e.err
 }
 
-// compress reads name and compresses it with enc (br or gzip).
-func compress(root fs.FS, name, enc string) ([]byte, error) {
-	raw, err := fs.ReadFile(root, name)
+// compress reads name, of size bytes when it was looked at (a file that
+// has grown since is left to be served as it is), and compresses it with
+// enc (br or gzip).
+func compress(root fs.FS, name, enc string, size int64) ([]byte, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := boundedio.ReadAll(name, f, size)
+	f.Close()
 	if err != nil {
 		return nil, err
 	}

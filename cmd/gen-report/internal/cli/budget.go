@@ -4,8 +4,8 @@ import (
 	"flag"
 	"fmt"
 
+	"commlab/cmd/internal/budget"
 	"commlab/engine/cost"
-	"commlab/internal/budget"
 )
 
 // AddForce adds -force: run even when the estimate is over the budget.

@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"fmt"
 	"io"
-	"os"
 
+	"commlab/cmd/internal/budget"
 	"commlab/internal/outfile"
 )
 
@@ -18,21 +17,10 @@ func WriteFileAtomic(name string, b []byte) error {
 	})
 }
 
-// ReadFileLimit reads the file name, refusing it, before it allocates more,
-// when it holds more than limit bytes: a part or a tree named by mistake
-// (a device, /dev/zero, an endless pipe) is not read to exhaustion.
-func ReadFileLimit(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: more than %d bytes: not a file gen-report writes", name, limit)
-	}
-	return b, nil
+// ReadLimit is how many bytes a command reads of one input: the budget's
+// (cmd/internal/budget.ReadLimit: half the memory limit, all of it with
+// -force), or max when that is smaller (an input with a known largest
+// size, such as a part file).
+func ReadLimit(force bool, max int64) int64 {
+	return min(budget.ReadLimit(force), max)
 }

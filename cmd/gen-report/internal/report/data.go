@@ -42,6 +42,11 @@ func numbers(vs []float64) []number {
 // valueColumn is the CSV header of an axis's Values column.
 func valueColumn(a Axis) string { return a.Name + "_value" }
 
+// loColumn and hiColumn are the CSV headers of a series' or a heat map's
+// interval bounds.
+func loColumn(name string) string { return name + "_lo" }
+func hiColumn(name string) string { return name + "_hi" }
+
 type axisJSON struct {
 	Name   string   `json:"name"`
 	Labels []string `json:"labels"`
@@ -62,11 +67,18 @@ type heatMapJSON struct {
 	ZMin    *number    `json:"z_min,omitempty"`
 	ZMax    *number    `json:"z_max,omitempty"`
 	Z       [][]number `json:"z"`
+	// Each cell's 95 % interval (null where it has none), and the relative
+	// half-width above which the page hatches a cell.
+	Lo   [][]number `json:"lo,omitempty"`
+	Hi   [][]number `json:"hi,omitempty"`
+	Wide *number    `json:"wide,omitempty"`
 }
 
 type seriesJSON struct {
 	Name   string   `json:"name"`
 	Values []number `json:"values"`
+	Lo     []number `json:"lo,omitempty"` // each value's 95 % interval, null where it has none
+	Hi     []number `json:"hi,omitempty"`
 }
 
 type lineChartJSON struct {
@@ -129,9 +141,9 @@ func encodeCSV(rows [][]string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// heatMapData returns the CSV, in long format (one row per cell, Y outer and X inner as in
-// Z[y][x]), and the JSON of h.
-func heatMapData(h *HeatMap) (csvData, jsonData []byte, err error) {
+// heatMapColumns is the CSV header of h: Y (and its values), X (and its
+// values), Z (and its interval).
+func heatMapColumns(h *HeatMap) []string {
 	header := []string{h.Y.Name}
 	if h.Y.Values != nil {
 		header = append(header, valueColumn(h.Y))
@@ -141,6 +153,32 @@ func heatMapData(h *HeatMap) (csvData, jsonData []byte, err error) {
 		header = append(header, valueColumn(h.X))
 	}
 	header = append(header, h.ZName)
+	if h.Lo != nil {
+		header = append(header, loColumn(h.ZName), hiColumn(h.ZName))
+	}
+	return header
+}
+
+// lineChartColumns is the CSV header of l: X (and its values), then each
+// series (and its interval).
+func lineChartColumns(l *LineChart) []string {
+	header := []string{l.X.Name}
+	if l.X.Values != nil {
+		header = append(header, valueColumn(l.X))
+	}
+	for _, s := range l.Series {
+		header = append(header, s.Name)
+		if s.Lo != nil {
+			header = append(header, loColumn(s.Name), hiColumn(s.Name))
+		}
+	}
+	return header
+}
+
+// heatMapData returns the CSV, in long format (one row per cell, Y outer and X inner as in
+// Z[y][x]), and the JSON of h.
+func heatMapData(h *HeatMap) (csvData, jsonData []byte, err error) {
+	header := heatMapColumns(h)
 	rows := [][]string{header}
 	for y, row := range h.Z {
 		for x, z := range row {
@@ -153,35 +191,43 @@ func heatMapData(h *HeatMap) (csvData, jsonData []byte, err error) {
 			if h.X.Values != nil {
 				r = append(r, csvNumber(h.X.Values[x]))
 			}
-			rows = append(rows, append(r, csvNumber(z)))
+			r = append(r, csvNumber(z))
+			if h.Lo != nil {
+				r = append(r, csvNumber(h.Lo[y][x]), csvNumber(h.Hi[y][x]))
+			}
+			rows = append(rows, r)
 		}
 	}
 	if csvData, err = encodeCSV(rows); err != nil {
 		return nil, nil, err
 	}
-	z := make([][]number, len(h.Z))
-	for y, row := range h.Z {
-		z[y] = numbers(row)
-	}
-	jsonData, err = encodeJSON(heatMapJSON{
+	out := heatMapJSON{
 		ID: h.ID, Title: h.Title, Caption: h.Caption,
 		X: axisData(h.X), Y: axisData(h.Y),
 		ZName: h.ZName, ZMin: optNumber(h.ZMin), ZMax: optNumber(h.ZMax),
-		Z: z,
-	})
+		Z: grid(h.Z),
+	}
+	if h.Lo != nil {
+		wide := number(wideOf(h))
+		out.Lo, out.Hi, out.Wide = grid(h.Lo), grid(h.Hi), &wide
+	}
+	jsonData, err = encodeJSON(out)
 	return csvData, jsonData, err
+}
+
+// grid is a grid of values as JSON numbers.
+func grid(g [][]float64) [][]number {
+	out := make([][]number, len(g))
+	for y, row := range g {
+		out[y] = numbers(row)
+	}
+	return out
 }
 
 // lineChartData returns the CSV (one row per X label, one column per series) and the JSON
 // of l.
 func lineChartData(l *LineChart) (csvData, jsonData []byte, err error) {
-	header := []string{l.X.Name}
-	if l.X.Values != nil {
-		header = append(header, valueColumn(l.X))
-	}
-	for _, s := range l.Series {
-		header = append(header, s.Name)
-	}
+	header := lineChartColumns(l)
 	rows := [][]string{header}
 	for x, label := range l.X.Labels {
 		r := make([]string, 0, len(header))
@@ -191,6 +237,9 @@ func lineChartData(l *LineChart) (csvData, jsonData []byte, err error) {
 		}
 		for _, s := range l.Series {
 			r = append(r, csvNumber(s.Values[x]))
+			if s.Lo != nil {
+				r = append(r, csvNumber(s.Lo[x]), csvNumber(s.Hi[x]))
+			}
 		}
 		rows = append(rows, r)
 	}
@@ -199,7 +248,7 @@ func lineChartData(l *LineChart) (csvData, jsonData []byte, err error) {
 	}
 	series := make([]seriesJSON, len(l.Series))
 	for i, s := range l.Series {
-		series[i] = seriesJSON{Name: s.Name, Values: numbers(s.Values)}
+		series[i] = seriesJSON{Name: s.Name, Values: numbers(s.Values), Lo: numbers(s.Lo), Hi: numbers(s.Hi)}
 	}
 	jsonData, err = encodeJSON(lineChartJSON{
 		ID: l.ID, Title: l.Title, Caption: l.Caption,

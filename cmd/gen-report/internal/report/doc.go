@@ -24,12 +24,23 @@
 // ('unsafe-inline' styles only because echarts builds its tooltips as HTML with style
 // attributes; the pages themselves have none).
 //
+// A page opens with the summary of its findings (a row per finding: the verdict, the claim
+// linked to its entry #finding-N, the paper's number, ours, links to the charts and tables
+// that support it), then the method text, folded when long, and the sections. Charts show
+// intervals (error bars, hatched heat-map cells) and open the scene a point, a cell or a
+// table row links to, under the Index's SiteBase. A Live section (measured on the machine
+// that writes the report) is drawn on a page of its own, so that every other file stays
+// the same from run to run. The index shows each page's thumbnail, an inline SVG drawn from
+// one of its charts' data, and its verdict counts. docs/reports.md says all of it for the
+// reader and for a study.
+//
 // Layout of a written report directory:
 //
 //	index.html          the index (Index)
 //	<page>.html         one per Page
-//	data/<ID>.csv       the data of each chart and table, and the same as JSON:
-//	data/<ID>.json
+//	<page>-live.html    a Page's Live sections, if it has any
+//	data/<ID>.csv       the data of each chart and table, and the same as JSON
+//	data/<ID>.json      (a Live section's IDs, and so its files, start with "live-")
 //	assets/             echarts.min.js with its LICENSE and NOTICE, charts.js, report.css
 //	.commlab-report     marks the directory as Write's, so Write will replace it
 //

@@ -33,7 +33,7 @@ func TestProseColumnGoesUnderItsRow(t *testing.T) {
 	why := strings.Repeat("because of a reason that takes many words to say, ", 4)
 	tab := &Table{ID: "t", Title: "T", Header: []string{"case", "speedup", "why"},
 		Rows: [][]string{{"NBCF-ovlp", "1.2", why}, {"TCC", "1.3", ""}}}
-	v, _, _, err := buildItem(item{table: tab})
+	v, _, _, err := buildItem(item{table: tab}, DefaultSiteBase)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,10 +49,11 @@ func TestProseColumnGoesUnderItsRow(t *testing.T) {
 	if c := v.Rows[0].Cells[1].Class; c != "num" {
 		t.Errorf("1.2 has class %q, want num", c)
 	}
-	html, _, err := buildPage(Index{}, Page{File: "p.html", Title: "P", Sections: []Section{{Items: []any{tab}}}})
+	files, err := buildPage(Index{}, Page{File: "p.html", Title: "P", Sections: []Section{{Items: []any{tab}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	html := files[0].data
 	if !strings.Contains(string(html), `<tr class="note"><td colspan="2"><span class="note-label">why:</span> because`) {
 		t.Errorf("the page has no note row spanning the table:\n%s", html)
 	}

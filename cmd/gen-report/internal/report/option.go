@@ -32,6 +32,14 @@ type chartSpec struct {
 	Y      string         `json:"y"`
 	Z      string         `json:"z,omitempty"`
 	Option map[string]any `json:"option"`
+
+	// Intervals and links, which charts.js shows in the tooltips and opens
+	// on a click: for a heat map indexed [y][x] as Z, for a line chart
+	// [series][x] (null for a series without).
+	Lo    [][]number    `json:"lo,omitempty"`
+	Hi    [][]number    `json:"hi,omitempty"`
+	Wide  *number       `json:"wide,omitempty"` // a heat map's hatching threshold
+	Links [][]*linkJSON `json:"links,omitempty"`
 }
 
 // patch is a go-echarts configuration visitor that sets option keys go-echarts does not type
@@ -59,16 +67,19 @@ func (p patch) Visit(o map[string]any) {
 // visualMap is echarts' continuous visualMap. go-echarts' opts.VisualMap has float32 bounds
 // with omitempty, which would round them and drop a bound of 0.
 type visualMap struct {
-	Type       string `json:"type"`
-	Min        number `json:"min"`
-	Max        number `json:"max"`
-	Dimension  int    `json:"dimension"`
-	Calculable bool   `json:"calculable"`
-	Orient     string `json:"orient"`
-	Right      int    `json:"right"`
-	Top        string `json:"top"`
-	ItemHeight int    `json:"itemHeight"`
-	InRange    struct {
+	Type      string `json:"type"`
+	Min       number `json:"min"`
+	Max       number `json:"max"`
+	Dimension int    `json:"dimension"`
+	// SeriesIndex limits the colouring to the heat map itself when other
+	// series (the hatching) share the chart.
+	SeriesIndex []int  `json:"seriesIndex,omitempty"`
+	Calculable  bool   `json:"calculable"`
+	Orient      string `json:"orient"`
+	Right       int    `json:"right"`
+	Top         string `json:"top"`
+	ItemHeight  int    `json:"itemHeight"`
+	InRange     struct {
 		Color []string `json:"color"`
 	} `json:"inRange"`
 }
@@ -154,7 +165,58 @@ func zRange(h *HeatMap) (lo, hi float64) {
 	return lo, hi
 }
 
-func heatMapSpec(h *HeatMap) (chartSpec, error) {
+// defaultWide is HeatMap.Wide's default: a cell whose interval reaches
+// further than ±10 % of its value is hatched.
+const defaultWide = 0.1
+
+// wideOf is h's hatching threshold.
+func wideOf(h *HeatMap) float64 {
+	if h.Wide == 0 {
+		return defaultWide
+	}
+	return h.Wide
+}
+
+// hatchedCells lists the cells of h whose interval's half-width exceeds
+// Wide of their value, as [x, y], Y outer as in Z.
+func hatchedCells(h *HeatMap) [][2]int {
+	if h.Lo == nil {
+		return nil
+	}
+	wide := wideOf(h)
+	cells := [][2]int{}
+	for y, row := range h.Z {
+		for x, z := range row {
+			lo, hi := h.Lo[y][x], h.Hi[y][x]
+			if math.IsNaN(z) || math.IsNaN(lo) || math.IsNaN(hi) {
+				continue
+			}
+			if (hi-lo)/2 > wide*math.Abs(z) {
+				cells = append(cells, [2]int{x, y})
+			}
+		}
+	}
+	return cells
+}
+
+// intervalCells counts the cells of h that have an interval.
+func intervalCells(h *HeatMap) int {
+	n := 0
+	for y, row := range h.Lo {
+		for x, lo := range row {
+			if !math.IsNaN(lo) && !math.IsNaN(h.Z[y][x]) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// hatchColour is the stripes' colour in the legend's swatch; charts.js
+// draws each stripe dark over a light halo, visible on either palette.
+const hatchColour = "#000000"
+
+func heatMapSpec(h *HeatMap, base string) (chartSpec, error) {
 	c := charts.NewHeatMap()
 	pin(&c.BaseConfiguration, h.ID)
 
@@ -166,6 +228,9 @@ func heatMapSpec(h *HeatMap) (chartSpec, error) {
 	vm.InRange.Color = viridis
 	if h.Palette == Diverging {
 		vm.InRange.Color = rdBu
+	}
+	if h.Lo != nil {
+		vm.SeriesIndex = []int{0}
 	}
 	c.Accept(patch{
 		drop: []string{"title", "toolbox", "legend", "color"},
@@ -204,14 +269,52 @@ func heatMapSpec(h *HeatMap) (chartSpec, error) {
 	if err := checkAssets(h.ID, c.Assets); err != nil {
 		return chartSpec{}, err
 	}
-	return chartSpec{
+	spec := chartSpec{
 		Kind: "heatmap", Digits: digits(h.Digits),
 		X: h.X.Name, Y: h.Y.Name, Z: h.ZName,
 		Option: c.JSON(),
-	}, nil
+	}
+	if h.Lo != nil {
+		// The hatching: a custom series over the cells whose interval is
+		// wide, drawn by charts.js (renderItem cannot travel in JSON);
+		// silent, so the cell below takes the hover and the click.
+		all := append([]any{}, seriesList(spec.Option)...)
+		spec.Option["series"] = append(all, map[string]any{
+			"type": "custom", "id": "hatch", "name": "wide interval", "silent": true, "z": 3,
+			"encode":  map[string]any{"x": 0, "y": 1},
+			"tooltip": map[string]any{"show": false},
+			"data":    hatchedCells(h),
+		})
+		wide := number(wideOf(h))
+		spec.Lo, spec.Hi, spec.Wide = grid(h.Lo), grid(h.Hi), &wide
+	}
+	if h.Links != nil {
+		spec.Links = make([][]*linkJSON, len(h.Links))
+		for y, row := range h.Links {
+			spec.Links[y] = make([]*linkJSON, len(row))
+			for x, l := range row {
+				spec.Links[y][x] = resolve(base, l)
+			}
+		}
+	}
+	return spec, nil
 }
 
-func lineChartSpec(l *LineChart) (chartSpec, error) {
+// seriesList is the series of a go-echarts option, to append to.
+func seriesList(option map[string]any) []any {
+	var out []any
+	switch s := option["series"].(type) {
+	case charts.MultiSeries:
+		for _, x := range s {
+			out = append(out, x)
+		}
+	case []any:
+		out = s
+	}
+	return out
+}
+
+func lineChartSpec(l *LineChart, base string) (chartSpec, error) {
 	c := charts.NewLine()
 	pin(&c.BaseConfiguration, l.ID)
 	c.Accept(patch{
@@ -224,10 +327,24 @@ func lineChartSpec(l *LineChart) (chartSpec, error) {
 	if l.YLog {
 		yType = "log"
 	}
+	legend := opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "0"}
+	intervals := false
+	for _, s := range l.Series {
+		intervals = intervals || s.Lo != nil
+	}
+	if intervals {
+		// One entry per line: its error bars share its name (so the
+		// entry shows and hides both) but are no entry of their own.
+		var names []string
+		for _, s := range l.Series {
+			names = append(names, s.Name)
+		}
+		legend.Data = names
+	}
 	c.SetGlobalOptions(
 		charts.WithAnimation(false),
 		charts.WithColorsOpts(okabeIto),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "0"}),
+		charts.WithLegendOpts(legend),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: l.X.Name, NameLocation: "middle", NameGap: 30}),
 		charts.WithYAxisOpts(opts.YAxis{Type: yType, Name: l.YName, NameLocation: "end"}),
@@ -250,14 +367,55 @@ func lineChartSpec(l *LineChart) (chartSpec, error) {
 	if err := checkAssets(l.ID, c.Assets); err != nil {
 		return chartSpec{}, err
 	}
-	return chartSpec{
+	spec := chartSpec{
 		Kind: "line", Digits: digits(l.Digits),
 		X: l.X.Name, Y: l.YName,
 		Option: c.JSON(),
-	}, nil
+	}
+	if intervals {
+		// The error bars: a custom series per line with intervals, after
+		// the lines (so a series index is still a line's), drawn by
+		// charts.js in the line's colour; silent and out of the tooltip,
+		// which shows each value's interval itself.
+		all := append([]any{}, seriesList(spec.Option)...)
+		spec.Lo, spec.Hi = make([][]number, len(l.Series)), make([][]number, len(l.Series))
+		for i, s := range l.Series {
+			if s.Lo == nil {
+				continue
+			}
+			spec.Lo[i], spec.Hi[i] = numbers(s.Lo), numbers(s.Hi)
+			bars := [][3]number{}
+			for x := range s.Lo {
+				if !math.IsNaN(s.Lo[x]) {
+					bars = append(bars, [3]number{number(x), number(s.Lo[x]), number(s.Hi[x])})
+				}
+			}
+			all = append(all, map[string]any{
+				"type": "custom", "id": fmt.Sprintf("interval-%d", i), "name": s.Name, "silent": true, "z": 1,
+				"itemStyle": map[string]any{"color": okabeIto[i%len(okabeIto)]},
+				"encode":    map[string]any{"x": 0, "y": []int{1, 2}},
+				"tooltip":   map[string]any{"show": false},
+				"data":      bars,
+			})
+		}
+		spec.Option["series"] = all
+	}
+	for i, s := range l.Series {
+		if s.Links == nil {
+			continue
+		}
+		if spec.Links == nil {
+			spec.Links = make([][]*linkJSON, len(l.Series))
+		}
+		spec.Links[i] = make([]*linkJSON, len(s.Links))
+		for x, ln := range s.Links {
+			spec.Links[i][x] = resolve(base, ln)
+		}
+	}
+	return spec, nil
 }
 
-func barChartSpec(b *BarChart) (chartSpec, error) {
+func barChartSpec(b *BarChart, base string) (chartSpec, error) {
 	c := charts.NewBar()
 	pin(&c.BaseConfiguration, b.ID)
 	c.Accept(patch{
@@ -292,9 +450,22 @@ func barChartSpec(b *BarChart) (chartSpec, error) {
 	if err := checkAssets(b.ID, c.Assets); err != nil {
 		return chartSpec{}, err
 	}
-	return chartSpec{
+	spec := chartSpec{
 		Kind: "bar", Digits: digits(b.Digits),
 		X: b.X.Name, Y: b.YName,
 		Option: c.JSON(),
-	}, nil
+	}
+	for i, s := range b.Series {
+		if s.Links == nil {
+			continue
+		}
+		if spec.Links == nil {
+			spec.Links = make([][]*linkJSON, len(b.Series))
+		}
+		spec.Links[i] = make([]*linkJSON, len(s.Links))
+		for x, ln := range s.Links {
+			spec.Links[i][x] = resolve(base, ln)
+		}
+	}
+	return spec, nil
 }

@@ -102,6 +102,10 @@ type BarSeries struct {
 	Stack string
 
 	Values []float64 // one per X label; NaN draws nothing there
+
+	// Links, if set, one per X label (nil for none), is what a click on
+	// the series' bar at that label opens.
+	Links []*Link
 }
 
 // BarChart is a chart of bars over a category X axis: at each label one bar per stack (and
@@ -173,6 +177,17 @@ type Section struct {
 	Title string
 	Intro string // plain text; paragraphs separated by a blank line
 	Items []any
+
+	// Live marks a section measured on the machine that writes the report
+	// (the MMDL calibration loop): its numbers differ from run to run. It is
+	// drawn on a page of its own, <page>-live.html, under a marker that says
+	// so, and the page keeps only a link to it, so that every other file of
+	// the report is the same from run to run with the same flags. Its
+	// charts' and tables' IDs start with "live-" (their data are
+	// data/live-*.csv and .json), and its findings are listed in it but are
+	// not in the page's summary nor in the verdict counts (nor in
+	// gen-report's findings files, which the README's tables read).
+	Live bool
 }
 
 // Page is one report page, usually one paper.
@@ -190,7 +205,8 @@ type Page struct {
 	// N = 1, 2, … in that order.
 
 	// Thumbnail is the ID of the chart the index draws as the page's
-	// picture (a heat map, line or bar chart); "" for none.
+	// picture (a heat map, line or bar chart, not in a Live section); ""
+	// takes the page's first such chart.
 	Thumbnail string
 }
 

@@ -281,7 +281,7 @@ func TestChartOptions(t *testing.T) {
 	heat := pages[0].Sections[0].Items[0].(*HeatMap)
 	line := pages[0].Sections[0].Items[1].(*LineChart)
 
-	spec, err := heatMapSpec(heat)
+	spec, err := heatMapSpec(heat, DefaultSiteBase)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestChartOptions(t *testing.T) {
 		}
 	}
 
-	spec, err = lineChartSpec(line)
+	spec, err = lineChartSpec(line, DefaultSiteBase)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -483,6 +483,72 @@ func TestValidate(t *testing.T) {
 		}, []string{`index entry 1 ("x"): Link "https://example.org" must be a relative path`}},
 		{"several", func(_ *Index, p *[]Page) { heatOf(*p).ZName = ""; lineOf(*p).YName = "" },
 			[]string{`heat map "fig1": ZName is empty`, `line chart "fig2": YName is empty`}},
+		// Intervals.
+		{"Lo without Hi", func(_ *Index, p *[]Page) { heatOf(*p).Hi = nil },
+			[]string{`heat map "fig1": Lo and Hi go together: set both or neither`}},
+		{"Lo rows", func(_ *Index, p *[]Page) { heatOf(*p).Lo = heatOf(*p).Lo[:1] },
+			[]string{`heat map "fig1": Lo has 1 rows, want 2 (shaped as Z: one per Y label)`}},
+		{"Hi row length", func(_ *Index, p *[]Page) { heatOf(*p).Hi[0] = []float64{1} },
+			[]string{`heat map "fig1": Hi[0] has 1 values, want 3 (shaped as Z: one per X label)`}},
+		{"Lo above Hi", func(_ *Index, p *[]Page) { heatOf(*p).Lo[1][1] = 8 },
+			[]string{`heat map "fig1": the interval at Lo[1][1], Hi[1][1] is [8, 7.5]: Lo is above Hi`}},
+		{"one bound", func(_ *Index, p *[]Page) { heatOf(*p).Hi[1][2] = 4 },
+			[]string{`the interval at Lo[1][2], Hi[1][2] is [NaN, 4]: give both bounds or neither (NaN)`}},
+		{"interval on NaN", func(_ *Index, p *[]Page) { heatOf(*p).Lo[0][2], heatOf(*p).Hi[0][2] = 1, 2 },
+			[]string{`the interval at Lo[0][2], Hi[0][2] is [1, 2], but the value there is NaN`}},
+		{"infinite bound", func(_ *Index, p *[]Page) { heatOf(*p).Hi[0][0] = math.Inf(1) },
+			[]string{`the interval at Lo[0][0], Hi[0][0] is [1.4, +Inf]; use NaN for a value without an interval`}},
+		{"Wide", func(_ *Index, p *[]Page) { heatOf(*p).Wide = -0.1 },
+			[]string{`heat map "fig1": Wide is -0.1, want 0 (the default, ±10 %) or a positive relative half-width`}},
+		{"Wide alone", func(_ *Index, p *[]Page) { heatOf(*p).Lo, heatOf(*p).Hi, heatOf(*p).Wide = nil, nil, 0.2 },
+			[]string{`heat map "fig1": Wide is 0.2, but Lo and Hi are not set`}},
+		{"series interval length", func(_ *Index, p *[]Page) { lineOf(*p).Series[0].Lo = []float64{1} },
+			[]string{`line chart "fig2": Series[0] ("butterfly"): Lo has 1 values and Hi 4, want 4 each`}},
+		{"log interval", func(_ *Index, p *[]Page) { lineOf(*p).Series[0].Lo[0] = 0 },
+			[]string{`Series[0] ("butterfly"): the interval at Lo[0], Hi[0] is [0, 1.2], but YLog needs bounds > 0`}},
+		{"interval column", func(_ *Index, p *[]Page) { lineOf(*p).Series[1].Name = "butterfly_hi" },
+			[]string{`line chart "fig2": the CSV would have two columns named "butterfly_hi"`}},
+		{"heat map columns", func(_ *Index, p *[]Page) { heatOf(*p).ZName = "P" },
+			[]string{`heat map "fig1": the CSV would have two columns named "P"`}},
+		// Links.
+		{"link shape", func(_ *Index, p *[]Page) { heatOf(*p).Links = heatOf(*p).Links[:1] },
+			[]string{`heat map "fig1": Links has 1 rows, want 2`}},
+		{"link path", func(_ *Index, p *[]Page) { heatOf(*p).Links[0][0].Path = "javascript:alert(1)" },
+			[]string{`heat map "fig1": Links[0][0].Path "javascript:alert(1)" must be a path relative to the site's root`}},
+		{"link escapes", func(_ *Index, p *[]Page) { lineOf(*p).Series[1].Links[1].Path = "../../etc/passwd" },
+			[]string{`Series[1] ("redundant, 2x"): Links[1].Path "../../etc/passwd" must be a path relative`}},
+		{"absolute link", func(_ *Index, p *[]Page) { lineOf(*p).Series[1].Links[1].Path = "/scene.html" },
+			[]string{`Links[1].Path "/scene.html" must be`}},
+		{"link title", func(_ *Index, p *[]Page) { tableOf(*p).RowLinks[0].Title = " " },
+			[]string{`table "tab1": RowLinks[0].Title is empty: the hover says what the click will open`}},
+		{"row links", func(_ *Index, p *[]Page) { tableOf(*p).RowLinks = tableOf(*p).RowLinks[:1] },
+			[]string{`table "tab1": RowLinks has 1 links, want 2 (one per row, nil for none)`}},
+		{"series links", func(_ *Index, p *[]Page) { lineOf(*p).Series[1].Links = nil; lineOf(*p).Series[0].Links = []*Link{nil} },
+			[]string{`Series[0] ("butterfly"): Links has 1 links, want 4`}},
+		{"site base", func(idx *Index, _ *[]Page) { idx.SiteBase = "https://x.org" },
+			[]string{`index: SiteBase: site base "https://x.org" does not end in "/"`}},
+		// Live sections, figures, thumbnails.
+		{"live ID", func(_ *Index, p *[]Page) { (*p)[0].Sections[2].Items[0].(*Table).ID = "measured" },
+			[]string{`tiny.html: table "measured": section 3 ("Measured here") is Live, so its items' IDs start with "live-"`}},
+		{"live prefix outside", func(_ *Index, p *[]Page) { lineOf(*p).ID = "live-fig2" },
+			[]string{`line chart "live-fig2": IDs starting with "live-" are kept for the items of Live sections`}},
+		{"live page taken", func(_ *Index, p *[]Page) {
+			*p = append(*p, Page{File: "tiny-live.html", Title: "X"})
+		}, []string{`tiny.html: its Live sections are written as tiny-live.html, which is also a page's File`}},
+		{"figure unknown", func(_ *Index, p *[]Page) {
+			f := (*p)[0].Sections[1].Items[1].(Findings)
+			f.Items[1].Figures = []string{"fig9"}
+		}, []string{`tiny.html: section 2 ("Numbers") findings 2: Items[1]: Figures[0] "fig9" is no chart or table of the page`}},
+		{"figure live", func(_ *Index, p *[]Page) {
+			f := (*p)[0].Sections[1].Items[1].(Findings)
+			f.Items[1].Figures = []string{"fig2", "live-tab"}
+		}, []string{`Items[1]: Figures[1] "live-tab" is in a Live section`}},
+		{"thumbnail unknown", func(_ *Index, p *[]Page) { (*p)[0].Thumbnail = "fig9" },
+			[]string{`tiny.html: Thumbnail "fig9" is no chart of the page`}},
+		{"thumbnail table", func(_ *Index, p *[]Page) { (*p)[0].Thumbnail = "tab1" },
+			[]string{`tiny.html: Thumbnail "tab1" is a table, want a heat map, line chart or bar chart`}},
+		{"thumbnail live", func(_ *Index, p *[]Page) { (*p)[0].Thumbnail = "live-tab" },
+			[]string{`tiny.html: Thumbnail "live-tab" is in a Live section`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			idx, pages := tiny()
@@ -665,7 +731,7 @@ func demoBar(t *testing.T) *BarChart {
 // value for NaN, the category axis) and its data files, read back exactly.
 func TestBarChart(t *testing.T) {
 	b := demoBar(t)
-	spec, err := barChartSpec(b)
+	spec, err := barChartSpec(b, DefaultSiteBase)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,12 +65,11 @@ func build(idx Index, pages []Page) ([]file, error) {
 	}
 	files = append(files, file{"index.html", index})
 	for _, p := range pages {
-		html, data, err := buildPage(idx, p)
+		pf, err := buildPage(idx, p)
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, file{p.File, html})
-		files = append(files, data...)
+		files = append(files, pf...)
 	}
 	// fs.WalkDir visits in lexical order.
 	err = fs.WalkDir(assetFS, assetsDir, func(name string, d fs.DirEntry, err error) error {

@@ -1,10 +1,15 @@
 // charts.js draws the charts of a commlab report page. It is the page's only script besides
 // echarts: each chart is a container <div class="chart-canvas" data-option="option-ID"> and a
 // JSON data block <script type="application/json" id="option-ID"> holding
-// {"kind", "digits", "x", "y", "z", "option"}; kind is heatmap, line, bar or gantt. Browsers never execute data blocks, so the pages
+// {"kind", "digits", "x", "y", "z", "option"}, and for a chart with intervals or links
+// "lo", "hi", "wide" and "links" (a heat map's indexed [y][x], a line chart's [series][x]);
+// kind is heatmap, line, bar or gantt. Browsers never execute data blocks, so the pages
 // need no inline script (Content-Security-Policy script-src 'self') and, since nothing is
-// fetched, work from file:// too. JSON cannot carry functions, so the formatters are added here.
+// fetched, work from file:// too. JSON cannot carry functions, so the formatters and the
+// draw functions of the custom series (error bars, hatching, Gantt bars) are added here.
 // A drawn container gets data-rendered="true"; one that failed gets data-error.
+// A click on a point, a cell or a table row that has a link opens it; the tooltip (or the
+// row's title) says what it opens.
 (function () {
   'use strict';
 
@@ -95,26 +100,167 @@
     return unitSeconds ? si(v) : power(v);
   }
 
+  // at returns grid[i][j], or null where the grid or its row is missing.
+  function at(grid, i, j) {
+    if (!grid || !grid[i]) {
+      return null;
+    }
+    var v = grid[i][j];
+    return v === undefined ? null : v;
+  }
+
+  // interval writes " [lo, hi]" when the value has an interval.
+  function interval(spec, i, j, d) {
+    var lo = at(spec.lo, i, j), hi = at(spec.hi, i, j);
+    if (typeof lo !== 'number' || typeof hi !== 'number') {
+      return '';
+    }
+    return ' [' + fmt(lo, d) + ', ' + fmt(hi, d) + ']';
+  }
+
+  // opens is the tooltip's line saying what a click opens.
+  function opens(link) {
+    return link ? '<br><span class="opens">Click: opens ' + esc(link.title) + '</span>' : '';
+  }
+
+  // hatch draws diagonal stripes over one cell of a heat map, each a dark
+  // line on a light halo so that they show on every colour of the palette.
+  function hatch(params, api) {
+    var c = api.coord([api.value(0), api.value(1)]), size = api.size([1, 1]);
+    var w = size[0], h = size[1], x0 = c[0] - w / 2, y0 = c[1] - h / 2;
+    var gap = 7, lines = [];
+    // Lines x - y = k, for k from -h to w: each clipped to the cell.
+    for (var k = -h + gap / 2; k < w; k += gap) {
+      var ax = Math.max(k, 0), ay = ax - k;
+      var bx = Math.min(w, k + h), by = bx - k;
+      var shape = {x1: x0 + ax, y1: y0 + ay, x2: x0 + bx, y2: y0 + by};
+      lines.push({type: 'line', shape: shape, style: {stroke: 'rgba(255,255,255,0.75)', lineWidth: 3}});
+      lines.push({type: 'line', shape: shape, style: {stroke: 'rgba(0,0,0,0.85)', lineWidth: 1.2}});
+    }
+    return {type: 'group', children: lines};
+  }
+
   function heatmap(spec) {
     var o = spec.option, d = spec.digits;
-    var xs = o.xAxis[0].data, ys = o.yAxis[0].data;
+    var wide = typeof spec.wide === 'number' ? spec.wide : 0.1;
     o.tooltip.formatter = function (p) {
-      var v = p.value;
-      return esc(spec.x) + ': <b>' + esc(xs[v[0]]) + '</b><br>' +
-        esc(spec.y) + ': <b>' + esc(ys[v[1]]) + '</b><br>' +
-        esc(spec.z) + ': <b>' + fmt(v[2], d) + '</b>';
+      // The axes' labels as drawn (prepareAxes rewrites them after this).
+      var xs = o.xAxis[0].data, ys = o.yAxis[0].data;
+      var v = p.value, x = v[0], y = v[1];
+      var s = esc(spec.x) + ': <b>' + esc(xs[x]) + '</b><br>' +
+        esc(spec.y) + ': <b>' + esc(ys[y]) + '</b><br>' +
+        esc(spec.z) + ': <b>' + fmt(v[2], d) + '</b>' + interval(spec, y, x, d);
+      var lo = at(spec.lo, y, x), hi = at(spec.hi, y, x);
+      if (typeof lo === 'number' && typeof hi === 'number' && (hi - lo) / 2 > wide * Math.abs(v[2])) {
+        s += '<br>hatched: the interval is wider than ±' + fmt(100 * wide, 3) + ' %';
+      }
+      return s + opens(at(spec.links, y, x));
     };
     o.visualMap.formatter = function (v) { return fmt(v, d); };
     var s = o.series[0];
     if (s.label && s.label.show) {
       s.label.formatter = function (p) { return fmt(p.value[2], d); };
     }
+    for (var i = 1; i < o.series.length; i++) {
+      if (o.series[i].id === 'hatch') {
+        o.series[i].renderItem = hatch;
+      }
+    }
   }
 
-  // line adds the tooltip formatter of a line or bar chart.
+  // errorBar draws one value's interval: a vertical line from lo to hi
+  // with a cap at each end.
+  function errorBar(params, api) {
+    var x = api.value(0), a = api.coord([x, api.value(1)]), b = api.coord([x, api.value(2)]);
+    var cap = Math.max(3, Math.min(7, api.size([1, 0])[0] * 0.15));
+    var style = {stroke: api.visual('color'), lineWidth: 1.5};
+    return {type: 'group', children: [
+      {type: 'line', shape: {x1: a[0], y1: a[1], x2: b[0], y2: b[1]}, style: style},
+      {type: 'line', shape: {x1: a[0] - cap, y1: a[1], x2: a[0] + cap, y2: a[1]}, style: style},
+      {type: 'line', shape: {x1: b[0] - cap, y1: b[1], x2: b[0] + cap, y2: b[1]}, style: style}
+    ]};
+  }
+
+  // line adds the tooltip formatter of a line chart: each series' value
+  // with its interval, and what a click on its point opens; and the error
+  // bars' draw function.
   function line(spec) {
     var o = spec.option, d = spec.digits;
+    o.tooltip.formatter = function (ps) {
+      if (!ps.length) {
+        return '';
+      }
+      var x = ps[0].dataIndex, s = esc(o.xAxis[0].data[x]);
+      for (var i = 0; i < ps.length; i++) {
+        var p = ps[i], v = p.value;
+        if (p.seriesType !== 'line') {
+          continue;
+        }
+        s += '<br>' + p.marker + esc(p.seriesName) + ': <b>' + fmt(typeof v === 'number' ? v : NaN, d) + '</b>' +
+          interval(spec, p.seriesIndex, x, d) + opens(at(spec.links, p.seriesIndex, x));
+      }
+      return s;
+    };
+    for (var i = 0; i < o.series.length; i++) {
+      if (o.series[i].type === 'custom') {
+        o.series[i].renderItem = errorBar;
+      }
+    }
+  }
+
+  // bar adds the tooltip formatter of a bar chart: with links, every
+  // series' value at the category, and what a click on a bar opens.
+  function bar(spec) {
+    var o = spec.option, d = spec.digits;
     o.tooltip.valueFormatter = function (v) { return fmt(v, d); };
+    if (!spec.links) {
+      return;
+    }
+    o.tooltip.formatter = function (ps) {
+      if (!ps.length) {
+        return '';
+      }
+      var x = ps[0].dataIndex, s = esc(o.xAxis[0].data[x]), link = null;
+      for (var i = 0; i < ps.length; i++) {
+        var p = ps[i], v = p.value;
+        s += '<br>' + p.marker + esc(p.seriesName) + ': <b>' + fmt(typeof v === 'number' ? v : NaN, d) + '</b>';
+        link = link || at(spec.links, p.seriesIndex, x);
+      }
+      return s + opens(link);
+    };
+  }
+
+  // follow opens the link of what was clicked: a heat map's cell, a line
+  // chart's point or a bar.
+  function follow(chart, spec) {
+    if (!spec.links) {
+      return;
+    }
+    chart.on('click', function (p) {
+      var link = null;
+      if (spec.kind === 'heatmap' && p.seriesType === 'heatmap') {
+        link = at(spec.links, p.value[1], p.value[0]);
+      } else if ((spec.kind === 'line' && p.seriesType === 'line') || (spec.kind === 'bar' && p.seriesType === 'bar')) {
+        link = at(spec.links, p.seriesIndex, p.dataIndex);
+      }
+      if (link) {
+        window.location.href = link.href;
+      }
+    });
+  }
+
+  // followRows makes a table row with a link open it wherever it is
+  // clicked (its first cell is the link itself).
+  function followRows() {
+    var rows = document.querySelectorAll('tr.linked[data-href]');
+    for (var i = 0; i < rows.length; i++) {
+      rows[i].addEventListener('click', function (e) {
+        if (e.target.closest('a')) {
+          return; // the link itself
+        }
+        window.location.href = this.getAttribute('data-href');
+      });
+    }
   }
 
   // ganttBar draws one activity as a rectangle from (start, lane) to (end, lane), clipped to
@@ -201,19 +347,32 @@
     });
   }
 
-  // legendRows is how many rows the legend's items take at width w, packed
-  // the way echarts' plain legend packs them.
-  function legendRows(names, w) {
-    var rows = 1, x = 0;
+  // legendHeight is the height the legend's items take at width w, packed
+  // the way echarts' plain legend packs them: a name wider than textMax
+  // breaks into lines of its own (legendData gives it that width).
+  function legendHeight(names, w, textMax) {
+    var height = 0, rowH = 0, x = 0;
     for (var i = 0; i < names.length; i++) {
-      var item = 25 + 5 + textWidth(names[i]) + 10; // icon, gap, text, item gap
+      var tw = textWidth(names[i]);
+      var item = 25 + 5 + Math.min(tw, textMax) + 10; // icon, gap, text, item gap
+      var h = Math.max(24, Math.ceil(tw / textMax) * 18 + 6);
       if (x > 0 && x + item > w) {
-        rows++;
+        height += rowH;
+        rowH = 0;
         x = 0;
       }
       x += item;
+      rowH = Math.max(rowH, h);
     }
-    return rows;
+    return height + rowH;
+  }
+
+  // legendData is the legend's entries: a name wider than textMax breaks
+  // into lines at that width instead of running off the chart's edges.
+  function legendData(names, textMax) {
+    return names.map(function (n) {
+      return textWidth(n) > textMax ? {name: n, textStyle: {width: textMax, overflow: 'break', lineHeight: 18}} : n;
+    });
   }
 
   // layout sizes a chart's margins for its container width w: a legend that
@@ -228,12 +387,21 @@
     var top = 12;
     if (o.legend && first(o.legend).show !== false) {
       var lg = first(o.legend);
-      var names = (o.series || []).map(function (s) { return s.name; }).filter(function (n) { return n; });
+      // One entry per name: a line's error bars share its name.
+      var names = [];
+      (lg.data || o.series || []).forEach(function (d) {
+        var n = typeof d === 'object' && d !== null ? d.name : d;
+        if (n && names.indexOf(n) < 0) {
+          names.push(n);
+        }
+      });
+      var textMax = Math.max(60, w - 16 - 40);
       lg.type = 'plain';
       lg.top = 0;
       lg.left = 'center';
       lg.width = w - 16;
-      top += legendRows(names, w - 16) * 24 + 4;
+      lg.data = legendData(names, textMax);
+      top += legendHeight(names, w - 16, textMax) + 4;
     }
     var yLabelW = y && y.type === 'category' ? maxWidth(y.data || []) : textWidth('−0.000×10⁻⁰');
     var left = (grid.left || 0) + yLabelW + 8;
@@ -300,6 +468,7 @@
   });
 
   function draw() {
+    followRows();
     var drawn = [];
     var els = document.querySelectorAll('.chart-canvas[data-option]');
     for (var i = 0; i < els.length; i++) {
@@ -309,8 +478,10 @@
         var spec = JSON.parse(src.textContent);
         if (spec.kind === 'heatmap') {
           heatmap(spec);
-        } else if (spec.kind === 'line' || spec.kind === 'bar') {
+        } else if (spec.kind === 'line') {
           line(spec);
+        } else if (spec.kind === 'bar') {
+          bar(spec);
         } else if (spec.kind === 'gantt') {
           gantt(spec);
         }
@@ -318,6 +489,7 @@
         layout(spec, el.clientWidth);
         var chart = echarts.init(el, 'commlab-report', {renderer: 'canvas'});
         chart.setOption(spec.option);
+        follow(chart, spec);
         el.setAttribute('data-rendered', 'true');
         drawn.push({chart: chart, spec: spec, el: el});
       } catch (e) {

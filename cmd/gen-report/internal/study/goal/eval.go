@@ -1,6 +1,7 @@
 package goal
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -27,6 +28,11 @@ func (Study) Eval(stdout, stderr io.Writer, args []string) error {
 // operation times, the critical path, -trace): about 150 bytes an
 // operation. Larger ones print the totals only.
 const goalRecordLimit = 4 << 20
+
+// critStepBytes is what a recorded critical-path step costs the command
+// beyond the engine's run: its goalStep, its label and its JSON (a 1e6
+// operation chain's steps and 137 MB of JSON were not counted before).
+const critStepBytes = 250
 
 // goalRankEndLimit is the largest rank count whose per-rank end times
 // are printed.
@@ -122,7 +128,7 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return fmt.Errorf("eval goal: -noise-trace: %w", err)
 		}
-		tr, err := engine.ReadNoiseTrace(f, *noiseTrace)
+		tr, err := engine.ReadNoiseTraceWithin(f, *noiseTrace, engine.LimitsFor(cli.Budget(*force)))
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("eval goal: -noise-trace: %w", err)
@@ -156,15 +162,22 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 	}
 	defer f.Close()
 	var hint int64
-	if st, err := f.Stat(); err == nil {
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		hint = st.Size()
 	}
-	// The file's size bounds its operations (one per 24 bytes at most):
-	// refuse a file over the budget before reading it.
-	if err := cli.CheckCost("eval goal", engine.EstimateText(hint, hint < goalRecordLimit*24), *force); err != nil {
-		return err
+	// A regular file's size bounds the reading's time (EstimateRead):
+	// refuse a file over the budget before reading it. Its memory, and
+	// all of a stream's (a pipe, standard input), the reader counts as it
+	// reads, within the budget's Limits.
+	labels := hint > 0 && hint < goalRecordLimit*8
+	if hint > 0 {
+		rd := engine.EstimateRead(hint, labels)
+		rd.Bytes = 0
+		if err := cli.CheckCost("eval goal", rd, *force); err != nil {
+			return err
+		}
 	}
-	s, err := engine.Read(f, *file, engine.ReadOptions{Labels: hint < goalRecordLimit*8, SizeHint: hint})
+	s, err := engine.Read(f, *file, engine.ReadOptions{Labels: labels, SizeHint: hint, Limits: engine.LimitsFor(cli.Budget(*force))})
 	if err != nil {
 		return fmt.Errorf("eval goal: %w", err)
 	}
@@ -172,6 +185,10 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 	if *traceOut != "" && !record {
 		return fmt.Errorf("eval goal: -trace needs a schedule of at most %d operations (this one has %d)", goalRecordLimit, s.NumOps())
 	}
+	// The run's cost, from the schedule itself (its shape bounds the
+	// queue), with the noise's, the schedule's own bytes and, when
+	// recording, the critical path's steps and their JSON.
+	run := engine.EstimateSchedule(s, record)
 	if ev.Noise != nil {
 		// What the noise adds, counted from the schedule: its engine time
 		// against the budget with the run's, and the noisy run's length
@@ -182,15 +199,20 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 		if err != nil {
 			return fs.ParamError(err)
 		}
-		run := engine.EstimateText(hint, record)
-		if hint <= 0 { // not a regular file: its size was not known
-			run = engine.EstimateRun(s.NumOps(), record)
-		}
-		if err := cli.CheckCost("eval goal", engine.AddNoise(run, nc), *force); err != nil {
-			return err
-		}
+		run = engine.AddNoise(run, nc)
+	}
+	run.Bytes += s.Bytes()
+	if record {
+		run.Bytes += critStepBytes * float64(s.NumOps()+5*s.NumSends()+1)
+	}
+	if err := cli.CheckCost("eval goal", run, *force); err != nil {
+		return err
 	}
 	r, err := engine.Run(s, p, nz, engine.Options{Record: record})
+	var re *engine.RangeError
+	if errors.As(err, &re) { // a parameter the schedule cannot take (0-byte messages' G, O)
+		return fs.ParamError(err)
+	}
 	if err != nil {
 		return fmt.Errorf("eval goal: %w", err)
 	}

@@ -104,7 +104,7 @@ func TestEvalGoalBadInput(t *testing.T) {
 		{"eval goal -f " + goalExamples + "ex_dissemination_16.goal -noise-trace nosuch.txt", "-noise-trace: open nosuch.txt"},
 		{"eval goal -f nosuch.goal", "eval goal: -f: open nosuch.goal"},
 		{"eval goal -f " + bad, "bad.goal:3:16: peer 5 out of range: want a rank in [0, 2)"},
-		{"eval goal -f " + cyc, "cyc.goal:7:1: rank 0: dependency cycle: l2 -> l1 -> l2"},
+		{"eval goal -f " + cyc, "cyc.goal:7:1: rank 0: dependency cycle through 2 operations: l1 -> l2 -> l1 (each waits for the next)"},
 		{"eval goal -f " + stuck, "schedule did not complete: 0 operations never ran; unmatched: rank 1 l1: recv from 0 tag 2"},
 		{"eval goal -f x -L abc", `invalid value "abc" for flag -L`},
 		// Network noise whose delay is not under its mean: a flight could

@@ -120,11 +120,18 @@ func executedSchedule(p *calibrate.Pass) *engine.Schedule {
 }
 
 // calibSection is the page's live part: the loop's before/after, like
-// Table 4, and the executed schedules like Fig. 5 and 7.
+// Table 4, the executed schedules like Fig. 5 and 7, and the findings the
+// loop decides. Its numbers are measured on the machine that writes the
+// report and differ from run to run, so the section is Live: the report
+// draws it on a page of its own (mmdl-live.html), keeps its findings out
+// of the page's summary, the verdict counts and the findings file, and
+// every other file of the report stays the same from run to run.
 func (s *mmdlStudy) calibSection(r *mmdlResults) report.Section {
-	sec := report.Section{Title: "The calibration loop, run on this machine"}
+	sec := report.Section{Title: "The calibration loop, run on this machine", Live: true}
+	findings := report.Findings{Title: "The paper's findings the live loop decides", Items: liveFindings(r)}
 	if !r.CalibOK {
 		sec.Intro = "The calibration loop could not run on the machine that generated this report: " + r.CalibEr
+		sec.Items = []any{findings}
 		return sec
 	}
 	c := r.Calib
@@ -132,14 +139,15 @@ func (s *mmdlStudy) calibSection(r *mmdlResults) report.Section {
 		s.calib.Case, c.Before.Compute, c.Before.Comm, s.calib.Scale, c.Instance.TotalTasks(), c.Rounds)
 	sec.Items = append(sec.Items, s.calibTable(c))
 	sec.Items = append(sec.Items,
-		calibGantt("mmdl-live-before", "Like Fig. 5: the first-guess schedule as executed on this machine", c.Before),
-		calibGantt("mmdl-live-after", "Like Fig. 7: the recalibrated schedule as executed on this machine", c.After))
+		calibGantt("live-mmdl-before", "Like Fig. 5: the first-guess schedule as executed on this machine", c.Before),
+		calibGantt("live-mmdl-after", "Like Fig. 7: the recalibrated schedule as executed on this machine", c.After),
+		findings)
 	return sec
 }
 
 func (s *mmdlStudy) calibTable(c *mmdlCalibResult) *report.Table {
 	t := &report.Table{
-		ID:      "mmdl-live-calibration",
+		ID:      "live-mmdl-calibration",
 		Title:   "Predicted and measured on this machine, before and after calibration",
 		Caption: "Live numbers, like the paper's Table 4 and 3: each pass's parameters, the makespan the engine predicts for its schedule, the makespan measured executing it, the prediction's error, and the parameters eq. (1) and (2) refit from the execution. The second pass uses the first pass's refit.",
 		Header:  []string{"pass", "compute parameter", "communication parameter", "predicted (s)", "measured (s)", "prediction error", "refit: compute", "refit: communication"},

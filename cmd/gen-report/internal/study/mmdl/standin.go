@@ -13,6 +13,10 @@ import (
 // it too, since their quick report holds the MMDL page.
 func UseStandIn() { mmdlCalibration = standInCalibration }
 
+// UseLive puts the live loop back in place, for the test that runs the
+// report twice and holds every file but the live ones to the same bytes.
+func UseLive() { mmdlCalibration = mmdlLiveCalibration }
+
 // standInCompute and standInComm are the stand-in machine's "true" parameters.
 const standInCompute, standInComm = 0.05, 0.0032
 

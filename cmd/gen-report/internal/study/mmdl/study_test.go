@@ -70,7 +70,7 @@ func TestMmdlPage(t *testing.T) {
 	}
 	pg := s.page(r)
 	ids := map[string]bool{}
-	var findings []report.Finding
+	var findings, live []report.Finding
 	for _, sec := range pg.Sections {
 		for _, it := range sec.Items {
 			switch v := it.(type) {
@@ -86,19 +86,29 @@ func TestMmdlPage(t *testing.T) {
 					t.Errorf("%s: %d bars on %d lanes", v.ID, len(v.Bars), len(v.Lanes))
 				}
 			case report.Findings:
-				findings = v.Items
+				if sec.Live {
+					live = v.Items
+				} else {
+					findings = v.Items
+				}
 			}
+		}
+		// The live loop's charts, tables and findings are in the one
+		// Live section, and only there.
+		if strings.Contains(sec.Title, "calibration loop") != sec.Live {
+			t.Errorf("section %q: Live is %v", sec.Title, sec.Live)
 		}
 	}
 	for _, id := range []string{"mmdl-table4", "mmdl-table4-before", "mmdl-table4-after", "mmdl-fig8", "mmdl-table5", "mmdl-rounds-wide",
-		"mmdl-fig4", "mmdl-fig6", "mmdl-fig6-overlap", "mmdl-live-calibration", "mmdl-live-before", "mmdl-live-after"} {
+		"mmdl-fig4", "mmdl-fig6", "mmdl-fig6-overlap", "live-mmdl-calibration", "live-mmdl-before", "live-mmdl-after"} {
 		if !ids[id] {
 			t.Errorf("page lacks %s", id)
 		}
 	}
-	if len(findings) != 12 {
-		t.Fatalf("%d findings", len(findings))
+	if len(findings) != 9 || len(live) != 3 {
+		t.Fatalf("%d findings, %d live; want 9 and 3", len(findings), len(live))
 	}
+	findings = append(findings, live...)
 	// Every finding puts the paper's number beside ours.
 	for i, f := range findings {
 		if f.Paper == "" || f.Ours == "" {
@@ -122,8 +132,9 @@ func TestMmdlPage(t *testing.T) {
 	}
 	// T ≤ overlapped ≤ formula at the paper's round counts (R ≤ 20); the
 	// paper's schedule at T + max γ_i·f_i/R + D·α·R.
+	const slack = 1e-9 // relative: the simulation adds up thousands of float64 durations
 	for _, p := range append(append([]mmdlPoint(nil), r.Rounds...), r.Cases[4].Before, r.Cases[4].After) {
-		if p.Overlap < p.T*(1-mmdlBoundTol) || p.Overlap > p.Formula*(1+mmdlBoundTol) {
+		if p.Overlap < p.T*(1-slack) || p.Overlap > p.Formula*(1+slack) {
 			t.Errorf("R = %d: overlapped makespan %v outside [T %v, formula %v]", p.R, p.Overlap, p.T, p.Formula)
 		}
 		if p.Makespan < p.Overlap {
@@ -143,29 +154,16 @@ func TestMmdlFindingsSynthetic(t *testing.T) {
 	bad := *r
 	bad.Rounds = append([]mmdlPoint(nil), r.Rounds...)
 	bad.Rounds[3].Makespan = bad.Rounds[3].Formula * 1.01
-	if f := findingBounds(&bad); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Evidence, "Outside: R = 4") {
+	if f := findingBounds(&bad); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Evidence, "Not reproduced: R = 4") {
 		t.Errorf("bounds with one outlier: %s (%s)", f.Verdict, f.Evidence)
 	}
 
-	// Table 5: one value 1 % off is no longer reproduced.
+	// Table 5: one value 0.5 % off is no longer reproduced.
 	off := *r
 	off.Rounds = append([]mmdlPoint(nil), r.Rounds...)
 	off.Rounds[9].Makespan *= 1.005
 	if f := findingTable5(&off); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Ours, "R = 10") {
 		t.Errorf("Table 5 with R = 10 0.5 %% off: %s (%s)", f.Verdict, f.Ours)
-	}
-	off.Rounds[9].Makespan *= 1.02
-	if f := findingTable5(&off); f.Verdict != report.NotReproduced {
-		t.Errorf("Table 5 with R = 10 2.5 %% off: %s (%s)", f.Verdict, f.Ours)
-	}
-	// The first guess's plan that happened to run faster breaks finding 5.
-	fast := *r
-	fast.Cases = append([]mmdlCaseResult(nil), r.Cases...)
-	for i := range fast.Cases {
-		fast.Cases[i].Executed = fast.Cases[i].After.Makespan * 0.9
-	}
-	if f := findingRescheduleShortens(&fast); f.Verdict != report.NotReproduced {
-		t.Errorf("reschedule shortens, with every guessed plan faster: %s (%s)", f.Verdict, f.Ours)
 	}
 
 	// Calibration: error rising is not reproduced; no loop is not checkable.
@@ -183,9 +181,10 @@ func TestMmdlFindingsSynthetic(t *testing.T) {
 			t.Errorf("no calibration: %s (%s)", f.Verdict, f.Evidence)
 		}
 	}
-	// The page still builds, saying why the section is empty.
+	// The page still builds, saying why the live section holds only its
+	// findings, not checkable.
 	pg := newMmdlStudy(false).page(&none)
-	if sec := pg.Sections[3]; len(sec.Items) != 0 || !strings.Contains(sec.Intro, "could not run") {
+	if sec := pg.Sections[3]; !sec.Live || len(sec.Items) != 1 || !strings.Contains(sec.Intro, "could not run") {
 		t.Errorf("calibration section without a loop: %+v", sec)
 	}
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"commlab/engine/cost"
 	"commlab/engine/sweep"
 	"commlab/engine/topology"
+	"commlab/internal/boundedio"
 	"commlab/internal/shown"
 )
 
@@ -92,13 +94,14 @@ func topologyInfer(stdout, stderr io.Writer, args []string) error {
 	if *rttPath == "" {
 		return fmt.Errorf("topology infer: --rtt is required: the RTT matrix as CSV (topology measure writes one)")
 	}
-	names, rtt, err := readWith(*rttPath, func(r io.Reader) ([]string, [][]float64, error) { return topology.ReadRTTCSV(r) })
+	limit := cli.ReadLimit(*force, math.MaxInt64)
+	names, rtt, err := readWith(*rttPath, limit, func(r io.Reader) ([]string, [][]float64, error) { return topology.ReadRTTCSV(r) })
 	if err != nil {
 		return fmt.Errorf("topology infer: %w", err)
 	}
 	var oracle topology.Oracle = noObservations{}
 	if *intPath != "" {
-		oracle, _, err = readWith(*intPath, func(r io.Reader) (topology.Oracle, struct{}, error) {
+		oracle, _, err = readWith(*intPath, limit, func(r io.Reader) (topology.Oracle, struct{}, error) {
 			o, err := topology.ReadInterferenceCSV(r, names)
 			return o, struct{}{}, err
 		})
@@ -194,7 +197,7 @@ func describeInferred(names []string, leaves [][]int, t *topology.Tree, plan top
 
 // readWith opens path and hands it to read; errors name the file (the
 // engine's readers name the line).
-func readWith[A, B any](path string, read func(io.Reader) (A, B, error)) (A, B, error) {
+func readWith[A, B any](path string, limit int64, read func(io.Reader) (A, B, error)) (A, B, error) {
 	var a A
 	var b B
 	f, err := os.Open(path)
@@ -202,7 +205,15 @@ func readWith[A, B any](path string, read func(io.Reader) (A, B, error)) (A, B, 
 		return a, b, err // *PathError names the file
 	}
 	defer f.Close()
-	a, b, err = read(f)
+	a, b, err = read(boundedio.NewLines(path, boundedio.NewReader(path, f, limit), maxCSVLine))
+	var le *boundedio.LimitError
+	var ll *boundedio.LineError
+	switch {
+	case errors.As(err, &le):
+		return a, b, le // it names the file
+	case errors.As(err, &ll):
+		return a, b, ll
+	}
 	if err != nil {
 		return a, b, fmt.Errorf("%s: %w", path, err)
 	}
@@ -310,12 +321,20 @@ type treeFile struct {
 	Edges json.RawMessage `json:"edges"`
 }
 
+// maxCSVLine bounds a line of the RTT and interference CSVs: an RTT row
+// holds a name and topology.MaxNodes numbers, some 30 bytes each at most.
+const maxCSVLine = 1 << 20
+
+// maxTreeBytes bounds a tree JSON file: topology.MaxNodes nodes with names
+// of a few dozen bytes and their switches take a few megabytes.
+const maxTreeBytes = 64 << 20
+
 // readTreeJSON reads a Tree JSON file strictly (unknown fields are errors,
 // at any level: the keys of Tree JSON and those `topology infer` prints
 // beside them) and validates it; errors name the file and, for malformed
 // JSON, the line.
 func readTreeJSON(path string) (*topology.Tree, error) {
-	b, err := os.ReadFile(path)
+	b, err := boundedio.ReadFile(path, cli.ReadLimit(false, maxTreeBytes))
 	if err != nil {
 		return nil, err
 	}

@@ -213,6 +213,9 @@ func TestTopologyBadInput(t *testing.T) {
 		{"topology bogus", `unknown verb "bogus"`},
 		{"topology infer", "--rtt is required"},
 		{"topology infer --rtt /nonexistent/rtt.csv", "/nonexistent/rtt.csv: no such file"},
+		// Issue 26: devices and endless inputs are refused within a bound.
+		{"topology infer --rtt /dev/zero", "/dev/zero: line 1 is longer than 1.05 MB"},
+		{"topology measure --tree /dev/zero --out " + out, "/dev/zero holds more than 67.1 MB, the limit for reading an input"},
 		{"topology infer --rtt " + td + "ok_rtt4.csv extra", `unexpected argument "extra"`},
 		{"topology infer --rtt " + td + "bad_rtt_ragged.csv", "bad_rtt_ragged.csv: rtt csv: line 3, column 4: 3 fields, want 4"},
 		{"topology infer --rtt " + td + "bad_rtt_nan.csv", `bad_rtt_nan.csv: rtt csv: line 3, column 4 (b to c): "x" is not a finite number`},
