@@ -62,7 +62,23 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 		if results[i], err = ls.Run(context.Background(), nil, cli.Progress(stderr, ls.name+" sweeps")); err != nil {
 			return fmt.Errorf("gen-report: %s: %w", ls.name, err)
 		}
-		fmt.Fprintf(stderr, "%s: %d points in %s\n", ls.name, len(results[i]), time.Since(start).Round(100*time.Millisecond))
+		took := time.Since(start).Round(100 * time.Millisecond)
+		if tc, ok := ls.Sweep.(study.TrialCounter); ok {
+			n := 0
+			for pt, r := range results[i] {
+				if r == nil {
+					continue
+				}
+				k, err := tc.PointTrials(pt, r)
+				if err != nil {
+					return fmt.Errorf("gen-report: %s: point %d: %w", ls.name, pt, err)
+				}
+				n += k
+			}
+			fmt.Fprintf(stderr, "%s: %d points, %d trials in %s\n", ls.name, len(results[i]), n, took)
+			continue
+		}
+		fmt.Fprintf(stderr, "%s: %d points in %s\n", ls.name, len(results[i]), took)
 	}
 	return writeReports(stdout, stderr, cfg, sweeps, results, *out, *base)
 }

@@ -3,7 +3,6 @@ package study
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -15,10 +14,11 @@ import (
 // blocks of Block trials until its statistic's 95 % half-width is within
 // Precision of its estimate, from its minimum on and up to its cap. It is
 // sweep.Rule with a cap of each point's own: a point whose trials cost
-// much stops earlier than a cheap one. Cap and MinTrials must be
-// deterministic functions of the point (every shard lays them out alone).
+// much stops earlier than a cheap one, and a point whose cap is below
+// Block runs blocks of its cap. Cap and MinTrials must be deterministic
+// functions of the point (every shard lays them out alone).
 type Rule struct {
-	Block     int     // trials per block
+	Block     int     // trials per block (or the point's cap, if less)
 	Precision float64 // relative 95 % half-width to stop at
 	// Cap is the point's last checkpoint, unless its minimum is above it
 	// (then the minimum wins: see sweep.Rule).
@@ -31,10 +31,13 @@ type Rule struct {
 // places them: the minimum rounded up to whole blocks, and the cap or the
 // first checkpoint, whichever is later.
 func (r Rule) Span(point int) (first, last int) {
-	m := r.MinTrials(point)
-	first = (m + r.Block - 1) / r.Block * r.Block
+	m, b := r.MinTrials(point), r.block(point)
+	first = (m + b - 1) / b * b
 	return first, max(r.Cap(point), first)
 }
+
+// block is point's block: Block, or its cap if that is less.
+func (r Rule) block(point int) int { return max(1, min(r.Block, r.Cap(point))) }
 
 // CheckStop says whether trials is where r can stop point: a checkpoint
 // (the first, a whole number of blocks after it, or the last), and the
@@ -47,8 +50,9 @@ func (r Rule) CheckStop(point, trials int, capped bool) error {
 	switch {
 	case trials < first || trials > last:
 		return fmt.Errorf("%d trials, but the rule stops it between %d and %d", trials, first, last)
-	case trials != last && (trials-first)%r.Block != 0:
-		return fmt.Errorf("%d trials, not a checkpoint of the rule (%d, %d, … every %d up to %d)", trials, first, first+r.Block, r.Block, last)
+	case trials != last && (trials-first)%r.block(point) != 0:
+		b := r.block(point)
+		return fmt.Errorf("%d trials, not a checkpoint of the rule (%d, %d, … every %d up to %d)", trials, first, first+b, b, last)
 	case capped && trials != last:
 		return fmt.Errorf("capped after %d trials, but its cap is %d", trials, last)
 	}
@@ -110,7 +114,7 @@ func RunUntil[W, R, S any](ctx context.Context, owned []bool, trialCost []float6
 		plan := sweep.Plan{
 			Points: len(group), Seed: seed,
 			Cost: func(i int) float64 { return trialCost[group[i]] },
-			Until: &sweep.Rule{Block: rule.Block, Precision: rule.Precision, Cap: c,
+			Until: &sweep.Rule{Block: max(1, min(rule.Block, c)), Precision: rule.Precision, Cap: c,
 				MinTrials: func(i int) int { return rule.MinTrials(group[i]) }},
 		}
 		var last float64
@@ -139,9 +143,3 @@ func RunUntil[W, R, S any](ctx context.Context, owned []bool, trialCost []float6
 	return out, nil
 }
 
-// A TrialCounter is a Sweep whose points run a varying number of Monte
-// Carlo trials (an adaptive rule): Trials says how many its results hold,
-// for gen-report's account of each study's time.
-type TrialCounter interface {
-	Trials(results []json.RawMessage) (int, error)
-}

@@ -21,8 +21,8 @@ func adaptiveCase() ([]float64, Rule) {
 		costs[pt] = float64(1 + pt%7)
 	}
 	return costs, Rule{Block: 10, Precision: 0.02,
-		Cap:       func(pt int) int { return []int{30, 100, 400, 1000}[pt%4] },
-		MinTrials: func(pt int) int { return []int{2, 25, 150, 1200, 60}[pt%5] }}
+		Cap:       func(pt int) int { return []int{30, 100, 400, 1000, 4}[pt%5] },
+		MinTrials: func(pt int) int { return []int{2, 25, 150, 1200, 60, 3}[pt%6] }}
 }
 
 type summary struct {
@@ -108,7 +108,7 @@ func TestRunUntilShards(t *testing.T) {
 }
 
 func TestCheckStop(t *testing.T) {
-	r := Rule{Block: 10, Precision: 0.02, Cap: func(int) int { return 95 }, MinTrials: func(pt int) int { return []int{23, 200}[pt] }}
+	r := Rule{Block: 10, Precision: 0.02, Cap: func(pt int) int { return []int{95, 95, 4, 4}[pt] }, MinTrials: func(pt int) int { return []int{23, 200, 2, 9}[pt] }}
 	for _, tc := range []struct {
 		pt, trials int
 		capped     bool
@@ -124,6 +124,10 @@ func TestCheckStop(t *testing.T) {
 		{0, 45, false, "not a checkpoint"},
 		{0, 90, true, "capped after 90 trials, but its cap is 95"},
 		{1, 210, false, "between 200 and 200"},
+		{2, 4, true, ""}, // a cap below the block: one block of the cap
+		{2, 10, false, "between 4 and 4"},
+		{3, 12, false, ""}, // the minimum rounded up to blocks of the cap
+		{3, 10, false, "between 12 and 12"},
 	} {
 		err := r.CheckStop(tc.pt, tc.trials, tc.capped)
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
