@@ -142,4 +142,3 @@ func RunUntil[W, R, S any](ctx context.Context, owned []bool, trialCost []float6
 	}
 	return out, nil
 }
-

@@ -393,7 +393,7 @@ func (s *Sweep) trialsSection(cells []*cell, a trialAccount) report.Section {
 			thousands(a.largestMin), set.Name, set.X, set.Label(c.xi), kLabel(set.K[c.ki]), readings[c.reading].name, float64(engine.MinHits)/float64(a.largestMin), engine.MinHits)
 	}
 	sec.Intro = "The trials each cell of the figures ran, by the rule of the introduction. " + strings.Join(lines, "; ") + "." + largest +
-		fmt.Sprintf(" The median cell stopped with its widest half-width at %.2g %% of its estimate. A capped cell's interval is honest but wider than the rule's precision (the heat maps hatch the wide ones); a cell short of its minimum may not yet have seen the rare event its mean depends on, and the findings say where they rest on one.", 100*a.medianPrecision)
+		fmt.Sprintf(" The median cell stopped with its widest half-width at %.2g %% of its estimate. A capped cell's interval is honest but wider than the rule's precision (the heat maps hatch the wide ones); a cell short of its minimum may not yet have seen the rare event its mean depends on (the table below lists both).", 100*a.medianPrecision)
 	for si, set := range s.sets {
 		h := s.heatMap("allreduce-trials-"+strings.ToLower(set.Name), si, s.def, qTrials, butterflyScene, cells)
 		h.Title = fmt.Sprintf("Trials per cell, set %s", set.Name)
