@@ -375,7 +375,11 @@ func (s *Sweep) readingsSection(cells []*cell, rd []readingResult) report.Sectio
 		}
 	}
 	def := rd[s.def]
-	verdictLine := fmt.Sprintf("On this grid %s reproduces the most of these checks (%d); the page's figures take %s (%d).", strings.Join(tied, " and "), bestN, readings[s.def].name, def.reproduced)
+	verb := "reproduces"
+	if len(tied) > 1 {
+		verb = "reproduce"
+	}
+	verdictLine := fmt.Sprintf("On this grid %s %s the most of these checks (%d); the page's figures take %s (%d).", strings.Join(tied, " and "), verb, bestN, readings[s.def].name, def.reproduced)
 	if len(tied) > 1 || best != s.def {
 		verdictLine += " Where the counts tie or favour another reading, the words decide: eq. 2 attaches the OS jitter to the computation, and os_hits=compute is the reading that does so."
 	}
