@@ -58,12 +58,12 @@ type rule struct {
 // The rules of the full and the quick report: their budgets keep the
 // full report's sweep to about 2 CPU-minutes (4.0e10 process-stage
 // updates at the minimums, 5.1e10 at the caps) and the quick report's to
-// about 10 CPU-seconds (docs/allreduce.md has the measured account), at
+// about 7 CPU-seconds (docs/allreduce.md has the measured account), at
 // the price of cells capped and short of their minimum, which the page
 // lists.
 var (
 	fullRule  = rule{Block: 10, Precision: 0.02, Waive: 0.005, Cap: 1000, MinCap: 5, Budget: 2e7, CutBudget: 1.5e8, MinBudget: 2e8}
-	quickRule = rule{Block: 10, Precision: 0.02, Waive: 0.005, Cap: 1000, MinCap: 5, Budget: 1e7, CutBudget: 5e7, MinBudget: 1e8}
+	quickRule = rule{Block: 10, Precision: 0.02, Waive: 0.005, Cap: 1000, MinCap: 5, Budget: 5e6, CutBudget: 2.5e7, MinBudget: 5e7}
 )
 
 // A reading is one way of reading the paper's jitter model (the options of
