@@ -61,10 +61,10 @@ readme:
 thumbs:
 	$(GO) run ./cmd/gen-anim -thumbs $(SITE)/thumbs
 
-## serve: serve the site on http://127.0.0.1:8080 (ADDR=...) at once, building in the background what it lacks: the wasm, a quick report, the thumbnails, then the full report
+## serve: serve the site on http://127.0.0.1:8080 (ADDR=...) at once, building in the background what it lacks: the wasm, the thumbnails and stills, a quick report, then the full report
 # cmd/serve -build answers from its first second and builds the rest
-# itself, one step at a time: commlab.wasm, a quick report if there is none,
-# the thumbnails, then the full report (skipped when one is in place), which
+# itself, one step at a time: commlab.wasm, the thumbnails, a quick report if there is none,
+# then the full report (skipped when one is in place), which
 # replaces the quick one as a whole directory. Pages whose files are not
 # built yet say what is being built and reload themselves; the report pages
 # say when a full report is on its way. GO is passed on for its go commands.
