@@ -92,7 +92,7 @@ func TestMmdlLinksOpenTheirPoint(t *testing.T) {
 		for _, it := range sec.Items {
 			switch v := it.(type) {
 			case *report.Table:
-				if strings.HasPrefix(v.ID, "mmdl-live") {
+				if strings.HasPrefix(v.ID, "live-") {
 					continue // the live section is no configuration of the model's
 				}
 				if len(v.RowLinks) != len(v.Rows) {
