@@ -27,8 +27,8 @@ type speed struct {
 	What       string // what was timed
 	Unit       string // of the cases' numbers and LogGOPSim's
 	Cases      []speedCase
-	Date       string // when
-	Conditions string // how: CPU or wall time, cores, the load, what was interleaved
+	Date       string // the day
+	Conditions string // how: the hours, CPU or wall time, cores, the load, what was interleaved
 	Command    string // what measures it again
 	// LogGOPSim is LogGOPSim's figure in Unit, 0 where there is none, and
 	// LogGOPSimFrom where it comes from: a figure not measured here says
@@ -52,8 +52,8 @@ var speeds = []speed{
 			{"P = 2^14 (laid out by level)", 425, 472},
 			{"P = 2^20, one read of 2.6 GB", 255, 420},
 		},
-		Date:          "2026-11-27 04:45-04:50",
-		Conditions:    "CPU time on one core, two binaries (6016fcd and the layout by level) interleaved; load about 1, the machine's speed moving 2x within minutes",
+		Date:          "2026-11-27",
+		Conditions:    "04:45-04:50, CPU time on one core, two binaries (6016fcd and the layout by level) interleaved; load about 1, the machine's speed moving 2x within minutes",
 		Command:       "go test -count 2 -run '^$' -bench 'Read/' -cpu 1 ./engine/goal/ (cpu-MB/s); P = 2^20: COMMLAB_GOAL_BIG=1 COMMLAB_GOAL_BIG_DIR=/tmp/g go test -run '^$' -bench Butterfly2e20 -benchtime 1x -cpu 1 ./engine/goal/",
 		LogGOPSim:     60,
 		LogGOPSimFrom: logGOPSimFigures,
@@ -64,8 +64,8 @@ var speeds = []speed{
 		Cases: []speedCase{
 			{"butterfly allreduce, P = 2^20: 84 M events (63 M operations, 21 M messages), first and later runs of an executor", 15, 25},
 		},
-		Date:          "2026-11-27 04:30-04:50",
-		Conditions:    "CPU time on one core, two binaries interleaved; load about 1, the machine's speed moving 2x within minutes",
+		Date:          "2026-11-27",
+		Conditions:    "04:30-04:50, CPU time on one core, two binaries interleaved; load about 1, the machine's speed moving 2x within minutes",
 		Command:       "COMMLAB_GOAL_BIG=1 COMMLAB_GOAL_BIG_DIR=/tmp/g go test -run '^$' -bench Butterfly2e20 -benchtime 1x -cpu 1 ./engine/goal/ (84 M events over its run's CPU seconds); smaller sizes in operations a second: go test -count 2 -run '^$' -bench 'Run/' -benchtime 5x -cpu 1 ./engine/goal/",
 		LogGOPSim:     1,
 		LogGOPSimFrom: logGOPSimFigures,

@@ -59,13 +59,10 @@ func (g *goalSweep) Costs() []float64 {
 	return c
 }
 
-// answer is one point's result: what `gen-report eval goal` prints for
-// the file under the row's parameters, without the per-rank ends and the
-// path's links. Times in ns.
+// answer is one point's result: what the page shows of what `gen-report
+// eval goal` prints for the file under the row's parameters. Times in ns.
 type answer struct {
 	Ranks    int         `json:"ranks"`
-	Ops      int64       `json:"ops"`
-	Messages int64       `json:"messages"`
 	Events   int64       `json:"events"`
 	End      int64       `json:"end_ns"`
 	EndRank  int         `json:"end_rank"`
@@ -93,7 +90,7 @@ func (g *goalSweep) run(ex example) (answer, error) {
 		return answer{}, fmt.Errorf("%s under %s: %w", ex.File, ex.Flags, err)
 	}
 	return answer{
-		Ranks: s.NumRanks(), Ops: r.Ops, Messages: r.Messages, Events: r.Events,
+		Ranks: s.NumRanks(), Events: r.Events,
 		End: r.End, EndRank: r.EndRank, Critical: splitCritical(r.Critical),
 	}, nil
 }
@@ -106,7 +103,7 @@ func check(_ int, a answer) error {
 		what string
 		v    int64
 	}{
-		{"ops", a.Ops}, {"messages", a.Messages}, {"events", a.Events}, {"end_ns", a.End},
+		{"events", a.Events}, {"end_ns", a.End},
 		{"critical_path_ns.cpu", a.Critical.CPU}, {"critical_path_ns.receive", a.Critical.Receive},
 		{"critical_path_ns.flight", a.Critical.Flight}, {"critical_path_ns.gap", a.Critical.Gap},
 		{"critical_path_ns.rendezvous", a.Critical.Rendezvous},
@@ -154,8 +151,9 @@ func (g *goalSweep) sets() []string {
 
 func (g *goalSweep) page(res []answer) report.Page {
 	sets := g.sets()
-	var charts []any
+	var tables, charts []any
 	for i, set := range sets {
+		tables = append(tables, g.answersTable(res, i, set))
 		charts = append(charts, g.criticalChart(res, i, set))
 	}
 	p := report.Page{
@@ -166,15 +164,15 @@ func (g *goalSweep) page(res []answer) report.Page {
 		Intro: strings.Join([]string{
 			"GOAL is LogGOPSim's text format for communication schedules: per rank, labelled sends, receives and computations with the dependencies between them. LogGOPSim's Schedgen writes collectives and MPI traces in it, and researchers bring such files from elsewhere: commlab's engine/goal reads them and runs them under LogGOPSim's rules (L, o, g, G, O, S; eager up to S bytes, rendezvous above; LogGOPSim's queue order, ties and integer nanoseconds), and `gen-report eval goal -f FILE` prints the answer from the command line.",
 			"The answers beside ours are LogGOPSim's own output, not a paper's figure: expected.tsv (in the project's shared goal-examples folder, copied unchanged to scene/schedule/examples and engine/goal/testdata/examples) holds, per file and parameter set, \"the maximum finishing time (ns) that LogGOPSim (spcl/LogGOPSim, built from source) prints for each\", in the folder's own words. \"defaults\" are LogGOPSim's own: L = 2500, o = 1500, g = 1000, G = 6, O = 0, S = 65535.",
-			"Each row of the table opens its schedule in the schedule scene (a Gantt chart per rank with the critical path drawn over it) with the row's file and parameters in the scene's URL. The speed table at the end gives the measured speed of reading and running GOAL against LogGOPSim's, dated, with the commands that measure it again.",
+			"Each row of the answers' tables opens its schedule in the schedule scene (a Gantt chart per rank with the critical path drawn over it) with the row's file and parameters in the scene's URL. The speed table at the end gives the measured speed of reading and running GOAL against LogGOPSim's, dated, with the commands that measure it again.",
 		}, "\n\n"),
 		Thumbnail: criticalID(0),
 	}
 	p.Sections = append(p.Sections,
 		report.Section{
 			Title: "LogGOPSim's answers beside ours",
-			Intro: "Each shipped example under each parameter set of expected.tsv: LogGOPSim's maximum finishing time and ours, to the nanosecond, with the rank that finishes last and the counts of our run (events as LogGOPSim counts them: operations and messages put in its queue). Click a row to watch it run.",
-			Items: []any{g.answersTable(res)},
+			Intro: "Each shipped example under each parameter set of expected.tsv, a table per set: LogGOPSim's maximum finishing time and ours, to the nanosecond. Click a row to watch it run.",
+			Items: tables,
 		},
 		report.Section{
 			Title: "Where the time goes: the critical path",
@@ -188,7 +186,7 @@ func (g *goalSweep) page(res []answer) report.Page {
 		},
 		report.Section{
 			Title: "Findings",
-			Intro: "LogGOPSim's answers against ours: the verdict is computed from the table above, not written by hand.",
+			Intro: "LogGOPSim's answers against ours: the verdict is computed from the answers' tables above, not written by hand.",
 			Items: []any{report.Findings{Title: "LogGOPSim's answers against this executor", Items: []report.Finding{g.finding(res)}}},
 		},
 	)
@@ -211,25 +209,40 @@ func setName(flags string) string {
 	return flags
 }
 
-// answersID is the table's ID: the finding cites it.
-const answersID = "goal-answers"
+// answersID is the ID of the answers' table of parameter set i: the
+// finding cites them.
+func answersID(i int) string { return fmt.Sprintf("goal-answers-%d", i+1) }
 
-func (g *goalSweep) answersTable(res []answer) *report.Table {
+func (g *goalSweep) answersTable(res []answer, si int, set string) *report.Table {
 	t := &report.Table{
-		ID:      answersID,
-		Title:   "The maximum finishing time: LogGOPSim's and ours",
-		Caption: "LogGOPSim's column is expected.tsv's; ours is engine/goal's run of the same file under the same flags, what `gen-report eval goal -f FILE FLAGS` prints as end_ns (its end_rank, ops, messages and events are the other columns). A row opens the schedule scene with its file and parameters.",
-		Header:  []string{"file", "LogGOPSim's flags", "LogGOPSim (ns)", "ours (ns)", "ours − LogGOPSim (ns)", "rank finishing last", "operations", "messages", "events"},
+		ID:    answersID(si),
+		Title: fmt.Sprintf("Under %s: the maximum finishing time in ns, LogGOPSim's and ours", setName(set)),
+		Caption: fmt.Sprintf("Parameters: %s. LogGOPSim's column is expected.tsv's; ours is engine/goal's run of the same file under the same flags, what `gen-report eval goal -f FILE%s` prints as end_ns. The difference (ns) is ours less LogGOPSim's; the last rank is the rank that finishes last (end_rank), and the events are the operations and messages the run put in its queue, as LogGOPSim counts them (events). A row opens the schedule scene with its file and parameters.",
+			paramWordsOf(g.examples, set), flagArgs(set)),
+		Header: []string{"example", "LogGOPSim", "ours", "difference", "last rank", "events", "file"},
 	}
 	for i, ex := range g.examples {
+		if ex.Flags != set {
+			continue
+		}
 		a := res[i]
+		_, short := ex.names(a.Ranks)
 		t.Rows = append(t.Rows, []string{
-			ex.File, ex.Flags, fmt.Sprint(ex.LogGOPSim), fmt.Sprint(a.End), fmt.Sprint(a.End - ex.LogGOPSim),
-			fmt.Sprint(a.EndRank), fmt.Sprint(a.Ops), fmt.Sprint(a.Messages), fmt.Sprint(a.Events),
+			short, fmt.Sprint(ex.LogGOPSim), fmt.Sprint(a.End), fmt.Sprint(a.End - ex.LogGOPSim),
+			fmt.Sprint(a.EndRank), fmt.Sprint(a.Events), ex.File,
 		})
 		t.RowLinks = append(t.RowLinks, sceneLink(ex, a.Ranks))
 	}
 	return t
+}
+
+// flagArgs is what eval goal takes for a parameter set: nothing for
+// LogGOPSim's defaults (they are eval goal's), else its flags.
+func flagArgs(set string) string {
+	if set == "defaults" {
+		return ""
+	}
+	return " " + set
 }
 
 // criticalID is the ID of the critical-path chart of parameter set i.
