@@ -44,7 +44,7 @@ const goalPageJS = `(() => {
 		return [...tab.querySelectorAll('tbody tr.linked')].map(tr => {
 			const cells = {};
 			tr.querySelectorAll('td').forEach((td, i) => { cells[head[i]] = td.textContent.trim(); });
-			return {cells, href: tr.dataset.href, title: tr.title};
+			return {cells, href: new URL(tr.dataset.href, location.href).href, title: tr.title};
 		});
 	});
 	const charts = [...document.querySelectorAll('.chart-canvas[id^="chart-goal-critical-"]')].map(el => {
@@ -137,9 +137,13 @@ func TestGoalPage(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: link %q: %v", file, r.Href, err)
 			}
+			q := u.Query()
+			if key := strings.TrimSuffix(strings.TrimPrefix(file, "ex_"), ".goal"); u.Path != "/scene.html" || q.Get("scene") != "schedule" || q.Get("file") != key || q.Get("compare") != "none" {
+				t.Errorf("%s: the row links to %s, want the schedule scene with file=%s alone", file, r.Href, key)
+			}
 			args := []string{"eval", "goal", "-f", filepath.Join(repoDir, examplesDir, file)}
 			for _, k := range goalKeys {
-				args = append(args, "-"+k, u.Query().Get(k))
+				args = append(args, "-"+k, q.Get(k))
 			}
 			out, err := exec.Command(exe, args...).Output()
 			if err != nil {
