@@ -101,8 +101,8 @@ func speedTable() *report.Table {
 		ID:    "goal-speed",
 		Title: "Speed against LogGOPSim, as measured",
 		Caption: "Dated measurements from the development sessions, not timed while this report was written (a report is byte for byte the same from run to run): each row says when and how it was measured and the command that measures it again. " +
-			"The ratio divides our range by LogGOPSim's figure. The numbers live in one place, the goal study's measured.go (cmd/gen-report/internal/study/goal), which docs/goal.md points to.",
-		Header: []string{"what", "ours", "LogGOPSim", "ours ÷ LogGOPSim", "measured", "cases", "how", "re-measure", "LogGOPSim's figure"},
+			"The ratio is ours divided by LogGOPSim's figure. The numbers live in one place, the goal study's measured.go (cmd/gen-report/internal/study/goal), which docs/goal.md points to.",
+		Header: []string{"what", "ours", "LogGOPSim", "ratio", "cases", "measured", "re-measure", "LogGOPSim's figure"},
 	}
 	for _, s := range speeds {
 		lo, hi := s.span()
@@ -116,8 +116,8 @@ func speedTable() *report.Table {
 			cases = append(cases, fmt.Sprintf("%s: %s %s", c.Case, rangeText(c.Lo, c.Hi), s.Unit))
 		}
 		t.Rows = append(t.Rows, []string{
-			s.What, rangeText(lo, hi) + " " + s.Unit, theirs, ratio, s.Date,
-			strings.Join(cases, "; "), s.Conditions, s.Command, s.LogGOPSimFrom,
+			s.What, rangeText(lo, hi) + " " + s.Unit, theirs, ratio,
+			strings.Join(cases, "; "), s.Date + ", " + s.Conditions, s.Command, s.LogGOPSimFrom,
 		})
 	}
 	return t

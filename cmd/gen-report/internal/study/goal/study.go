@@ -279,6 +279,15 @@ func (g *goalSweep) criticalChart(res []answer, si int, set string) *report.BarC
 	if len(whole) == len(x.Labels) {
 		covers = "Each bar is as tall as its example's finishing time: the path covers the whole run, from 0 to the end"
 	}
+	var none []string
+	for k, sr := range series {
+		if !slices.ContainsFunc(sr.Values, func(v float64) bool { return v != 0 }) {
+			none = append(none, critKinds[k])
+		}
+	}
+	if len(none) > 0 {
+		covers += fmt.Sprintf("; no %s link lies on these paths", orList(none))
+	}
 	return &report.BarChart{
 		ID:    criticalID(si),
 		Title: fmt.Sprintf("The critical path by kind of link, under %s", setName(set)),
@@ -297,4 +306,12 @@ func paramWordsOf(exs []example, set string) string {
 		}
 	}
 	return set
+}
+
+// orList joins words as "a", "a or b", "a, b or c".
+func orList(w []string) string {
+	if len(w) < 2 {
+		return strings.Join(w, "")
+	}
+	return strings.Join(w[:len(w)-1], ", ") + " or " + w[len(w)-1]
 }

@@ -307,6 +307,42 @@ func TestSpeeds(t *testing.T) {
 	}
 	tab := speedTable()
 	if got := tab.Rows[0][3]; got != "4.2-10x" {
-		t.Errorf("reading: ours ÷ LogGOPSim is %q, want 4.2-10x (255-604 against 60 MB/s)", got)
+		t.Errorf("reading: the ratio is %q, want 4.2-10x (255-604 against 60 MB/s)", got)
+	}
+}
+
+// TestCriticalCaption: a chart's caption names exactly the kinds of link
+// whose bars are all zero, the ones a reader would look for in vain.
+func TestCriticalCaption(t *testing.T) {
+	g, _, p := goalPage(t, schedule.ExampleFiles())
+	_, bars, _ := items(p)
+	for si := range g.sets() {
+		b := bars[criticalID(si)]
+		var none []string
+		for k, s := range b.Series {
+			zero := true
+			for _, v := range s.Values {
+				zero = zero && v == 0
+			}
+			if zero {
+				none = append(none, critKinds[k])
+			}
+		}
+		want := "no " + orList(none) + " link lies on these paths"
+		if has := strings.Contains(b.Caption, want); len(none) > 0 && !has {
+			t.Errorf("%s: caption %q lacks %q", b.ID, b.Caption, want)
+		}
+		if len(none) == 0 && strings.Contains(b.Caption, "lies on these paths") {
+			t.Errorf("%s: every kind is on a path, yet the caption says %q", b.ID, b.Caption)
+		}
+		t.Logf("%s: %s", b.ID, b.Caption)
+	}
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a or b"}, {[]string{"a", "b", "c"}, "a, b or c"}} {
+		if got := orList(c.in); got != c.want {
+			t.Errorf("orList(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
