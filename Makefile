@@ -20,7 +20,7 @@ REVISION := $(or $(shell git describe --always --dirty --abbrev=12 2>/dev/null),
 REPORTS := $(SITE)/reports
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build wasm site thumbs readme report report-quick serve test fmt vet test-go test-wasm test-report test-long e2e bench clean vendor-echarts
+.PHONY: help build wasm site thumbs readme report report-quick report-slurm serve test fmt vet test-go test-wasm test-report test-long e2e bench clean vendor-echarts
 
 ## help: list the verbs
 help:
@@ -47,11 +47,17 @@ report:
 report-quick:
 	$(GO) run ./cmd/gen-report -quick -out $(REPORTS)
 
+## report-slurm: submit the full report to Slurm from a login node: SHARDS (64) array tasks and their merge into OUT (PARTITION, TIME, MEM, CPUS too; deploy/slurm/submit.sh -h, docs/cluster.md)
+SHARDS ?= 64
+report-slurm:
+	@if [[ -z "$${OUT:-}" ]]; then echo "make report-slurm: give OUT=DIR, where the report goes (on a file system the compute nodes share)"; exit 2; fi
+	deploy/slurm/submit.sh -shards $(SHARDS) -out "$$OUT"
+
 ## readme: rewrite README.md's "paper vs commlab" tables from the full report in site/reports (run make report first)
 readme:
 	$(GO) run ./cmd/gen-report readme -from $(REPORTS)
 
-## thumbs: the index page's scene thumbnails into site/thumbs (480x270 PNGs of each scene's last frame)
+## thumbs: the index page's scene thumbnails (480x270 PNGs of each scene's last frame) and the scene pages' stills (960x540, their opening view, each theme) into site/thumbs
 thumbs:
 	$(GO) run ./cmd/gen-anim -thumbs $(SITE)/thumbs
 
@@ -89,8 +95,11 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 
 ## test-go: the native tests, except the browser tests (make e2e runs those)
+# deploy/slurm's test starts a one-node Slurm and runs the quick report
+# through it (about 2 minutes on 2 idle cores, 10 on a machine shared by
+# many): the timeout leaves it room beyond go test's default 10 minutes.
 test-go:
-	CGO_ENABLED=0 $(GO) test $$($(GO) list ./... | grep -v '/cmd/serve/e2e$$')
+	CGO_ENABLED=0 $(GO) test -timeout 20m $$($(GO) list ./... | grep -v '/cmd/serve/e2e$$')
 
 ## test-wasm: the engine's tests (and internal/permsort's, whose sort differs there) under js/wasm on node (same numbers as native)
 test-wasm:

@@ -1,6 +1,9 @@
-// scene.js runs commlab's visualizer page. It starts commlab.wasm with the Go
-// runtime glue from wasm_exec.js; the program installs window.commlab and
-// announces it with "commlab-ready". The page's controls are generated from
+// scene.js runs commlab's visualizer page. It starts commlab.wasm, which
+// boot.js has been fetching and compiling since the page's first
+// milliseconds, with the Go runtime glue from wasm_exec.js; the program
+// installs window.commlab and announces it with "commlab-ready", and its
+// first frame with "commlab-first-frame", which takes the scene's still
+// (boot.js) off the stage. The page's controls are generated from
 // commlab.fields() and kept in step with commlab.state() on every
 // "commlab-state" event; they change the view only through the API, so a
 // script or a test driving window.commlab sees exactly what a person does.
@@ -13,17 +16,10 @@
   const $ = function (id) { return document.getElementById(id); };
   const status = $('status');
   const params = new URLSearchParams(location.search);
-  const truthy = { '1': true, 'true': true, 'on': true, 'yes': true };
-  const embed = truthy[(params.get('embed') || '').trim().toLowerCase()] === true;
-  if (embed) {
-    document.body.classList.add('embed');
-  }
-  // The page's colours follow the scene's theme from the first paint (the
-  // wasm confirms or corrects it once it has read the URL).
-  const themeParam = (params.get('theme') || '').trim();
-  if (themeParam === 'dark' || themeParam === 'light') {
-    document.documentElement.dataset.theme = themeParam;
-  }
+  // boot.js has set the embed class and the theme, started the wasm's
+  // compile and put the still on the stage.
+  const boot = window.commlabBoot;
+  const embed = document.body.classList.contains('embed');
 
   // Crisp on a scaled slide. reveal.js scales a slide with a CSS
   // transform, which the frame's devicePixelRatio does not include, so the
@@ -70,12 +66,18 @@
     return;
   }
 
+  // The page's chrome comes in two steps: the title, the paper and the
+  // report links as soon as the API exists; the controls once the first
+  // frame is painted, in the animation frame that takes the still away.
+  // Built before it, they and the layout they force took 35-70 ms of the
+  // page's one thread (Chromium traces) on the first frame's path.
+  let pageBuilt = false;
   window.addEventListener('commlab-ready', function () {
     status.hidden = true;
     const api = window.commlab;
     api.recordWebM = recordWebM;
     if (!embed) {
-      buildPage(api);
+      buildHeader(api);
     }
     const first = api.state();
     const building = buildingBox(api);
@@ -87,23 +89,44 @@
       showErrors(st);
       building(st);
       document.documentElement.dataset.theme = st.theme;
-      if (!embed) {
+      if (pageBuilt) {
         syncPage(api, st);
       }
     });
+    // The still goes one animation frame after the first live frame, when
+    // the canvas's pixels are surely on the screen (it lies above the
+    // canvas, so it is never the canvas's blank that shows).
+    window.addEventListener('commlab-first-frame', function () {
+      requestAnimationFrame(function () {
+        if (!embed) {
+          buildPage(api);
+          pageBuilt = true;
+          showErrors(api.state()); // the controls' own error lines
+        }
+        if (boot && boot.still) {
+          boot.still.remove();
+        }
+      });
+    }, { once: true });
     watchVisibility(api);
   }, { once: true });
 
+  if (!boot) {
+    fail('boot.js did not load; the page needs site/boot.js beside it.');
+    return;
+  }
+
   const go = new Go();
-  fetch('commlab.wasm')
-    .then(function (resp) {
-      if (!resp.ok) {
-        throw new Error('commlab.wasm: HTTP ' + resp.status + '; build it with `make wasm`');
+  boot.compiled
+    .then(function (c) {
+      if (c.error) {
+        throw c.error;
       }
-      return WebAssembly.instantiateStreaming(resp, go.importObject);
+      return WebAssembly.instantiate(c.module, go.importObject);
     })
-    .then(function (result) {
-      return go.run(result.instance);
+    .then(function (instance) {
+      performance.mark('commlab:instantiated');
+      return go.run(instance);
     })
     .then(function () {
       // The visualizer runs until the page closes; returning means it quit.
@@ -305,7 +328,9 @@
     return api.setParams({ [key]: value });
   }
 
-  function buildPage(api) {
+  // buildHeader names the scene in the panel: its title, paper, summary
+  // and the report figures it illustrates.
+  function buildHeader(api) {
     const st = api.state();
     const info = api.scenes().find(function (s) { return s.name === st.scene; });
     if (info) {
@@ -313,7 +338,14 @@
       $('title').textContent = info.title;
       $('paper').textContent = info.paper;
       $('summary').textContent = info.summary;
+      showPlaces(info.places);
     }
+  }
+
+  // buildPage makes the panel's controls from commlab.fields() and wires
+  // the buttons.
+  function buildPage(api) {
+    const st = api.state();
 
     const controls = $('controls');
     for (const f of api.fields()) {
@@ -418,6 +450,30 @@
     }
 
     syncPage(api, st);
+  }
+
+  // showPlaces links the report figures and findings the scene illustrates
+  // (scene/catalog.Places), under the report base the page's
+  // <meta name="commlab-reports"> names.
+  function showPlaces(places) {
+    const meta = document.querySelector('meta[name="commlab-reports"]');
+    let base = meta ? meta.content.trim() : 'reports/';
+    if (base !== '' && base.charAt(base.length - 1) !== '/') {
+      base += '/';
+    }
+    const list = $('places-list');
+    list.replaceChildren();
+    for (const p of places || []) {
+      const a = document.createElement('a');
+      a.href = base + p.href;
+      a.textContent = p.label;
+      a.dataset.page = p.page;
+      a.dataset.anchor = p.anchor;
+      const li = document.createElement('li');
+      li.appendChild(a);
+      list.appendChild(li);
+    }
+    $('places').hidden = list.childElementCount === 0;
   }
 
   // syncPage shows st in the controls. A control the user is editing, or

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
+	"commlab/scene/catalog"
 )
 
 // app is the visualizer's state and everything the page can do to it, in
@@ -110,6 +112,15 @@ func startApp(reg scene.Registry, query string, launch launcher) (*app, error) {
 		a.errs = append(a.errs, fieldError(err))
 	}
 	a.sc, _ = reg.Lookup(st.Scene)
+	def := scene.Default(a.sc)
+	if maps.Equal(st.Values, def.Values) {
+		// The defaults are what would be built and shown meanwhile if the
+		// URL's build took more than its first slice: building them in
+		// steps as well would build the same run twice, the second beside
+		// the page's start (a bare link built two runs, state().run 2,
+		// the second taking about a second of pauses for the page).
+		launch = buildNow
+	}
 	j := newJob(a.sc, change{next: st, speed: st.Speed, loop: st.Loop})
 	j.initial, j.query, j.keep = true, query, a.errs
 	var run scene.Run
@@ -124,7 +135,6 @@ func startApp(reg scene.Registry, query string, launch launcher) (*app, error) {
 		if a.job == nil {
 			a.errs = append(a.errs, fieldError(err))
 		}
-		def := scene.Default(a.sc)
 		st.Values = def.Values
 		if run, err = a.sc.Build(st.Values, st.Seed); err != nil {
 			return nil, fmt.Errorf("scene %s does not build with its defaults: %w", st.Scene, err)
@@ -643,7 +653,12 @@ func (a *app) Scenes() []any {
 	out := make([]any, len(a.reg))
 	for i, sc := range a.reg {
 		in := sc.Info()
-		out[i] = map[string]any{"name": in.Name, "title": in.Title, "paper": in.Paper, "summary": in.Summary, "time_unit": in.TimeUnit, "seed": float64(in.Seed)}
+		places := []any{} // an empty array, never null, for a scene with none
+		for _, p := range catalog.Places(in.Name) {
+			places = append(places, map[string]any{"page": p.Page, "anchor": p.Anchor, "label": p.Label, "href": p.Href()})
+		}
+		out[i] = map[string]any{"name": in.Name, "title": in.Title, "paper": in.Paper, "summary": in.Summary, "time_unit": in.TimeUnit, "seed": float64(in.Seed),
+			"places": places}
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"commlab/engine/trace"
 	"commlab/render"
 	"commlab/scene"
+	"commlab/scene/catalog"
 )
 
 // testScene has one field of each kind and a constraint between two fields
@@ -266,5 +267,31 @@ func TestBareURLShowsTheOutcome(t *testing.T) {
 	a, _ = newApp(testReg, "scene=one&autoplay=1")
 	if a.player.T != 0 || !a.player.Playing {
 		t.Errorf("autoplay: T = %v, playing %v; want playing from 0", a.player.T, a.player.Playing)
+	}
+}
+
+// TestScenesNamePlaces: scenes() hands the page each scene's places in the
+// reports as the catalog lists them (the page links them), and an empty
+// list, not null, for a scene with none.
+func TestScenesNamePlaces(t *testing.T) {
+	a, err := newApp(scene.Registry{catalog.Unchecked()[0], testScene{"one"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := a.Scenes()
+	first := ss[0].(map[string]any)
+	want := catalog.Places(first["name"].(string))
+	got, _ := first["places"].([]any)
+	if len(want) == 0 || len(got) != len(want) {
+		t.Fatalf("%s: places %v; want the catalog's %v", first["name"], got, want)
+	}
+	for i, p := range want {
+		m := got[i].(map[string]any)
+		if m["page"] != p.Page || m["anchor"] != p.Anchor || m["label"] != p.Label || m["href"] != p.Href() {
+			t.Errorf("place %d = %v; want %+v at %s", i, m, p, p.Href())
+		}
+	}
+	if none, ok := ss[1].(map[string]any)["places"].([]any); !ok || none == nil || len(none) != 0 {
+		t.Errorf("a scene with no places: %#v; want an empty list", ss[1].(map[string]any)["places"])
 	}
 }

@@ -226,3 +226,30 @@ func TestStartAppBuildsTheURLInSteps(t *testing.T) {
 		t.Errorf("messages %v, want the URL's bad key kept", k)
 	}
 }
+
+// A URL at the scene's defaults is built once, at once: its stepped build
+// would build the very run shown meanwhile, beside the page's start.
+func TestStartAppBuildsTheDefaultsOnce(t *testing.T) {
+	reg := scene.Registry{slowScene{testScene{"slow"}, 20, new(sync.Mutex)}}
+	for _, query := range []string{"", "scene=slow&P=8&seed=3&autoplay=1"} {
+		launched := 0
+		a, err := startApp(reg, query, func(j *job) bool {
+			launched++
+			return testBuilder().start(j, func(*job) {})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if launched != 0 || a.job != nil || a.runID != 1 {
+			t.Errorf("%q: %d stepped builds, job %v, %d runs built; want the defaults built once, at once", query, launched, a.job, a.runID)
+		}
+	}
+	// Any other value still builds in steps.
+	launched := 0
+	if _, err := startApp(reg, "P=16", func(j *job) bool { launched++; return buildNow(j) }); err != nil {
+		t.Fatal(err)
+	}
+	if launched != 1 {
+		t.Errorf("P=16: %d stepped builds, want 1", launched)
+	}
+}

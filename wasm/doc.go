@@ -18,11 +18,12 @@
 // # window.commlab
 //
 // All calls return at once. "commlab-ready" is sent on window when the
-// API exists, "commlab-state" whenever the state changes (at most ten
-// times a second while only the playhead moves or a run builds), and
-// "commlab-built" when a build that setParams (or the URL) started has
-// ended and its outcome is on the page (event.detail {ok, errors,
-// canceled}).
+// API exists, "commlab-first-frame" once, when the first frame is painted
+// (performance marks commlab:* time the start, see docs/visualizer.md),
+// "commlab-state" whenever the state changes (at most ten times a second
+// while only the playhead moves or a run builds), and "commlab-built" when
+// a build that setParams (or the URL) started has ended and its outcome is
+// on the page (event.detail {ok, errors, canceled}).
 //
 // # Builds in steps
 //
@@ -47,7 +48,10 @@
 // not depend on the pauses: same seed, same numbers.
 //
 //	version()        string, never empty
-//	scenes()         [{name, title, paper, summary, time_unit, seed}]
+//	scenes()         [{name, title, paper, summary, time_unit, seed, places}];
+//	                 places: [{page, anchor, label, href}], the report figures
+//	                 and findings the scene illustrates (scene/catalog.Places),
+//	                 href relative to the reports' directory
 //	fields()         the scene's fields: {key, label, unit, help, type, min, max,
 //	                 open_min, pow2, log, choices, default, want, depends_on};
 //	                 a field that follows others has its default for the

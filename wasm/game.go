@@ -41,6 +41,8 @@ type game struct {
 	builder      *builder
 	lastProgress float64 // when the page last heard a build's progress, in s
 
+	started bool // Ebiten has called Update
+
 	perf    js.Value // performance, for now()
 	history js.Value
 	window  js.Value
@@ -70,6 +72,10 @@ const maxTick = 0.25 // s
 // fewer Updates than TPS a second (at most a few per frame), and counting
 // ticks would slow the animation down with the machine.
 func (g *game) Update() error {
+	if !g.started {
+		g.started = true
+		mark("first-update") // Ebiten has started
+	}
 	now := g.now() / 1000
 	dt := 1 / float64(ebiten.TPS())
 	if g.lastTick > 0 {
@@ -127,10 +133,17 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.painted, g.paintedDev = key, dev
 	g.app.draws++
 	g.app.baseDraws = g.painter.baseDraws
-	if g.app.firstFrameMs == 0 {
+	first := g.app.firstFrameMs == 0
+	if first {
 		g.app.firstFrameMs = now
 	}
 	g.mu.Unlock()
+	if first {
+		mark("first-frame")
+		// The page takes the still away (scene.js) and an embedding
+		// page may listen for it too.
+		g.window.Call("dispatchEvent", js.Global().Get("Event").New("commlab-first-frame"))
+	}
 }
 
 // LayoutF asks for a screen as large as the canvas in device pixels, so

@@ -17,6 +17,7 @@ func main() {
 }
 
 func run() error {
+	mark("main")
 	query := js.Global().Get("location").Get("search").String()
 	// A heavy URL builds in steps between frames like any later change;
 	// the scene's defaults are shown meanwhile. The build cannot end
@@ -31,6 +32,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	mark("app")
 	g = newGame(a)
 	g.builder = b
 	close(ready)
@@ -44,6 +46,7 @@ func run() error {
 	// not repainted 60 times a second and a playing one repaints only what
 	// changed (painter.Paint).
 	ebiten.SetScreenClearedEveryFrame(false)
+	mark("rungame")
 	return ebiten.RunGame(g)
 }
 

@@ -22,7 +22,11 @@
 // the query's speed (or -seconds), at -fps frames a second, then rests on
 // the last frame for scene.LoopHold before it loops, as the page does with
 // loop=1. Thumbnails are each scene's last frame at its defaults, laid out
-// at the page's 960x540 and painted at half scale: 480x270 pixels.
+// at the page's 960x540 and painted at half scale: 480x270 pixels. Beside
+// them -thumbs writes the scene page's stills, NAME.still-THEME.png for
+// each theme: the page's opening view at the defaults (its Moment, else
+// its end) at 960x540 pixels, which site/boot.js shows while the wasm
+// starts.
 //
 // The layout size is -width and -height; -h prints the usage. Files are
 // written through internal/outfile: a regular file through a temporary file

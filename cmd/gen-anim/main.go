@@ -56,6 +56,11 @@ const (
 	// The page's reference size: thumbnails show the picture a visitor
 	// sees there, shrunk.
 	thumbW, thumbH, thumbScale = 960, 540, 0.5
+	// The scene page's stills, at the same layout size and 1 pixel per
+	// CSS pixel: 85-335 kB each (a tenth of the wasm's download at most),
+	// on screen for a second or two, so not drawn for high-DPI screens
+	// (four times the bytes).
+	stillScale = 1.0
 )
 
 type options struct {
@@ -87,7 +92,7 @@ func run(stdout, stderr io.Writer, args []string, reg scene.Registry) error {
 	fs.IntVar(&o.fps, "fps", 20, fmt.Sprintf("with -gif: frames a second, %d to %d", minFPS, maxFPS))
 	fs.Float64Var(&o.seconds, "seconds", 0, fmt.Sprintf("with -gif: play the run over this many seconds, %d to %d (default %g divided by the query's speed)", minSecs, maxSecs, scene.PlaySeconds))
 	fs.StringVar(&o.index, "index", "", "write the site's start page, its cards made from the scene catalog, to `FILE` (site/index.html); alone or with -thumbs")
-	fs.StringVar(&o.thumbs, "thumbs", "", fmt.Sprintf("write every scene's last frame at its defaults to `DIR`/NAME.png, %gx%g px", thumbW*thumbScale, thumbH*thumbScale))
+	fs.StringVar(&o.thumbs, "thumbs", "", fmt.Sprintf("write every scene's last frame at its defaults to `DIR`/NAME.png, %gx%g px, and the scene page's stills (its opening view, each theme) to DIR/NAME.still-THEME.png, %gx%g px", thumbW*thumbScale, thumbH*thumbScale, thumbW*stillScale, thumbH*stillScale))
 	force := fs.Bool("force", false, "build a run over the budget ("+budget.Describe()+") anyway")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -423,6 +428,29 @@ func thumbs(stdout io.Writer, o options, reg scene.Registry) error {
 			return fmt.Errorf("-thumbs: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s: %gx%g px, %s at its end, t = %s\n", path, thumbW*thumbScale, thumbH*thumbScale, name, scene.Time(sc.Info(), r.End()))
+		if err := stills(stdout, o.thumbs, sc, st, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stills writes the scene page's stills of sc into dir: the page's opening
+// view at the defaults (scene.InitialT of a URL that names no playhead),
+// laid out at the page's 960x540, one per theme, as NAME.still-THEME.png.
+// The page (site/boot.js) shows the one of its theme while the wasm
+// starts, until the first live frame covers it.
+func stills(stdout io.Writer, dir string, sc scene.Scene, st scene.State, r scene.Run) error {
+	name := sc.Info().Name
+	t := scene.InitialT("", st, r)
+	for _, theme := range render.ThemeNames {
+		th, _ := render.ThemeByName(theme)
+		l := r.Frame(t, scene.View{W: thumbW, H: thumbH, Theme: th})
+		path := filepath.Join(dir, name+".still-"+theme+".png")
+		if err := writeFile(path, func(w io.Writer) error { return raster.EncodePNG(w, l, stillScale) }); err != nil {
+			return fmt.Errorf("-thumbs: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s: %gx%g px, the scene page's still of %s (its opening view), t = %s\n", path, thumbW*stillScale, thumbH*stillScale, name, scene.Time(sc.Info(), t))
 	}
 	return nil
 }

@@ -207,6 +207,19 @@ func TestThumbs(t *testing.T) {
 		if got := color.RGBAModel.Convert(img.At(479, 10)); got != render.Dark().Compute {
 			t.Errorf("%s thumbnail: the bar's end = %v, want the final frame's full bar %v", name, got, render.Dark().Compute)
 		}
+		// The scene page's stills: every theme whatever -theme says, at
+		// the page's 960x540, on the opening view (the end, for these
+		// scenes, which name no moment).
+		for _, theme := range render.ThemeNames {
+			th, _ := render.ThemeByName(theme)
+			img := decodePNG(t, filepath.Join(dir, "thumbs", name+".still-"+theme+".png"))
+			if got := img.Bounds().Size(); got != image.Pt(960, 540) {
+				t.Errorf("%s %s still is %v, want 960x540", name, theme, got)
+			}
+			if got := color.RGBAModel.Convert(img.At(958, 20)); got != th.Compute {
+				t.Errorf("%s %s still: the bar's end = %v, want the opening view's full bar %v", name, theme, got, th.Compute)
+			}
+		}
 	}
 }
 

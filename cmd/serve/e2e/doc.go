@@ -16,16 +16,22 @@
 // in a tab of its own; the page numbers start a fresh browser per load.
 //
 // The scene tests hold the page to its contract (window.commlab and the
-// page's DOM, documented in README.md): every scene of scene/catalog loads
+// page's DOM, documented in docs/visualizer.md): every scene of scene/catalog loads
 // and draws, state() and the address bar follow the controls and the API, a
 // reload reproduces the view, bad URL values and bad input are reported on the page exactly
 // as scene.ParseQuery and Field.Parse word them, embed mode works in a
 // 640x360 iframe with the keyboard, and the page's numbers and trace are
 // bit for bit the ones the scene gives when built natively.
 //
-// TestPageNumbers measures the issue's page numbers (wasm size, first frame,
-// frames per second) and prints them against their targets; it runs only
-// with COMMLAB_BENCH=1, which `make bench` sets.
+// The scene page's start is held to its contract too: every scene's still
+// (gen-anim -thumbs, which the harness runs once) is painted before its
+// first live frame and then taken away, and every link to the reports
+// resolves to a page and an id in a quick report (docs/visualizer.md).
+//
+// TestPageNumbers measures the issue's page numbers (wasm size, the still
+// and the first live frame after navigation with where the start's time
+// goes, frames per second) and prints them against their targets; it runs
+// only with COMMLAB_BENCH=1, which `make bench` sets.
 //
 // Chromium is /usr/bin/chromium or $CHROMIUM. Without it the tests skip,
 // unless CI=true, where they fail: CI must not pass by testing nothing.

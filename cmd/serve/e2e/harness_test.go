@@ -445,8 +445,9 @@ func buildWasm(ctx context.Context, dir string) error {
 	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), glue, 0o644)
 }
 
-// serveScenes serves the site with the shared wasm (and any extra mounts)
-// and returns its base URL.
+// serveScenes serves the site with the shared wasm and thumbnails (the
+// scene page shows its scene's still from thumbs/ while the wasm starts),
+// and any extra mounts, and returns its base URL.
 func serveScenes(t *testing.T, extra ...mount) string {
 	t.Helper()
 	chromium(t) // skip before the slow build when there is no browser
@@ -454,6 +455,7 @@ func serveScenes(t *testing.T, extra ...mount) string {
 	return serveSite(t, append([]mount{
 		{"/commlab.wasm", wasm},
 		{"/wasm_exec.js", wasm},
+		{"/thumbs/", sharedThumbs(t)},
 	}, extra...)...)
 }
 

@@ -66,8 +66,8 @@ const bootTimeout = 45 * time.Second
 
 // ready is true once the API exists and a built run has been drawn, and
 // the URL's run is built (a heavy one builds in steps while the scene's
-// defaults are drawn).
-const ready = `window.commlab !== undefined && window.commlab.state().draws > 0 && window.commlab.state().firstFrameMs > 0 && !window.commlab.state().building`
+// defaults are drawn), and the scene's still has made way for it.
+const ready = `window.commlab !== undefined && window.commlab.state().draws > 0 && window.commlab.state().firstFrameMs > 0 && !window.commlab.state().building && !document.getElementById('still')`
 
 // openScene opens scene.html?query and waits until it has drawn a run.
 func (s *session) openScene(query string) pageState {
