@@ -23,6 +23,7 @@ func (g *goalSweep) finding(res []answer) report.Finding {
 			What:  fmt.Sprintf("%s under %s", ex.File, ex.Flags),
 			Paper: fmt.Sprintf("%d ns", ex.LogGOPSim),
 			Lo:    lg, Hi: lg,
+			Words: "expected.tsv, LogGOPSim's own output in whole nanoseconds: equal to the nanosecond (0 ns)",
 		}, verdict.Exact(float64(a.End)))
 		checks = append(checks, c)
 		theirs = append(theirs, fmt.Sprint(ex.LogGOPSim))
