@@ -216,7 +216,7 @@ func answersID(i int) string { return fmt.Sprintf("goal-answers-%d", i+1) }
 func (g *goalSweep) answersTable(res []answer, si int, set string) *report.Table {
 	t := &report.Table{
 		ID:    answersID(si),
-		Title: fmt.Sprintf("Under %s: the maximum finishing time in ns, LogGOPSim's and ours", setName(set)),
+		Title: fmt.Sprintf("Under %s: the maximum finishing time (ns)", setName(set)),
 		Caption: fmt.Sprintf("Parameters: %s. LogGOPSim's column is expected.tsv's; ours is engine/goal's run of the same file under the same flags, what `gen-report eval goal -f FILE%s` prints as end_ns. The difference (ns) is ours less LogGOPSim's; the last rank is the rank that finishes last (end_rank), and the events are the operations and messages the run put in its queue, as LogGOPSim counts them (events). A row opens the schedule scene with its file and parameters.",
 			paramWordsOf(g.examples, set), flagArgs(set)),
 		Header: []string{"example", "LogGOPSim", "ours", "difference", "last rank", "events", "file"},
