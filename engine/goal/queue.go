@@ -139,7 +139,7 @@ func (q *queue) add(b int, it item) {
 
 // addToNewChunk is add where bucket bk is empty or its last chunk full,
 // once in 256 adds. Apart, and called last: with the chunks' growth in
-// add, every add saved the item on the stack before its test (5
+// add, every add saved the item on the stack before its test (2
 // instructions an add, callgrind).
 func (q *queue) addToNewChunk(bk *bucket, it item) {
 	c := q.newChunk()
