@@ -53,18 +53,18 @@ report-slurm:
 	@if [[ -z "$${OUT:-}" ]]; then echo "make report-slurm: give OUT=DIR, where the report goes (on a file system the compute nodes share)"; exit 2; fi
 	deploy/slurm/submit.sh -shards $(SHARDS) -out "$$OUT"
 
-## readme: rewrite README.md's "paper vs commlab" tables from the full report in site/reports (run make report first)
+## readme: rewrite the "paper vs commlab" table at the end of each paper's docs/PAGE.md from the full report in site/reports (run make report first; TestReadmeTables fails while one is stale)
 readme:
-	$(GO) run ./cmd/gen-report readme -from $(REPORTS)
+	$(GO) run ./cmd/gen-report readme -from $(REPORTS) -docs docs
 
 ## thumbs: the index page's scene thumbnails (480x270 PNGs of each scene's last frame) and the scene pages' stills (960x540, their opening view, each theme) into site/thumbs
 thumbs:
 	$(GO) run ./cmd/gen-anim -thumbs $(SITE)/thumbs
 
-## serve: serve the site on http://127.0.0.1:8080 (ADDR=...) at once, building in the background what it lacks: the wasm, a quick report, the thumbnails, then the full report
+## serve: serve the site on http://127.0.0.1:8080 (ADDR=...) at once, building in the background what it lacks: the wasm, the thumbnails and stills, a quick report, then the full report
 # cmd/serve -build answers from its first second and builds the rest
-# itself, one step at a time: commlab.wasm, a quick report if there is none,
-# the thumbnails, then the full report (skipped when one is in place), which
+# itself, one step at a time: commlab.wasm, the thumbnails, a quick report if there is none,
+# then the full report (skipped when one is in place), which
 # replaces the quick one as a whole directory. Pages whose files are not
 # built yet say what is being built and reload themselves; the report pages
 # say when a full report is on its way. GO is passed on for its go commands.

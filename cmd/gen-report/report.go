@@ -57,13 +57,20 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	results := make([][]json.RawMessage, len(sweeps))
+	begin := time.Now()
+	_, cpuBegin := usage()
 	for i, ls := range sweeps {
 		start := time.Now()
+		_, cpuStart := usage()
 		if results[i], err = ls.Run(context.Background(), nil, cli.Progress(stderr, ls.name+" sweeps")); err != nil {
 			return fmt.Errorf("gen-report: %s: %w", ls.name, err)
 		}
-		fmt.Fprintf(stderr, "%s: %d points in %s\n", ls.name, len(results[i]), time.Since(start).Round(100*time.Millisecond))
+		_, cpuEnd := usage()
+		fmt.Fprintf(stderr, "%s: %d points%s in %s (%s of CPU)\n", ls.name, len(results[i]), trialsSpent(ls, results[i]),
+			time.Since(start).Round(100*time.Millisecond), time.Duration((cpuEnd-cpuStart)*1e9).Round(100*time.Millisecond))
 	}
+	_, cpuEnd := usage()
+	fmt.Fprintf(stderr, "sweeps: %s in all (%s of CPU)\n", time.Since(begin).Round(100*time.Millisecond), time.Duration((cpuEnd-cpuBegin)*1e9).Round(100*time.Millisecond))
 	return writeReports(stdout, stderr, cfg, sweeps, results, *out, *base)
 }
 
@@ -206,3 +213,26 @@ type studyError struct {
 
 func (e *studyError) Error() string { return e.err.Error() }
 func (e *studyError) Unwrap() error { return e.err }
+
+// trialsSpent says how many Monte Carlo trials a study's results hold
+// (", 1,234 trials"), for a study that counts them (study.TrialCounter);
+// "" for one that does not or a result it cannot read (the report then
+// fails later, naming the point).
+func trialsSpent(ls laidOut, results []json.RawMessage) string {
+	tc, ok := ls.Sweep.(study.TrialCounter)
+	if !ok {
+		return ""
+	}
+	n := 0
+	for pt, r := range results {
+		k, err := tc.PointTrials(pt, r)
+		if err != nil {
+			return ""
+		}
+		n += k
+	}
+	if n == 0 {
+		return ", deterministic"
+	}
+	return ", " + commas(n) + " trials"
+}

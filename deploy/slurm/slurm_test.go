@@ -138,7 +138,7 @@ func loadavg(t *testing.T) string {
 // one run to the next, so a merged report and a local one never agree on
 // it (docs/cluster.md names these files).
 func live(name string) bool {
-	return name == "mmdl.html" || name == "data/findings-mmdl.json" || strings.HasPrefix(name, "data/mmdl-live-")
+	return name == "mmdl-live.html" || strings.HasPrefix(name, "data/live-")
 }
 
 // compareReports wants the same files in both reports and, but for the
