@@ -679,6 +679,9 @@ func (e *exec) handle(it item) {
 			e.markDone(h, op)
 		} else {
 			e.postRecv(h, op)
+			if hasBit(e.pIndexed, h) {
+				e.indexPost(h)
+			}
 		}
 		e.release()
 	}

@@ -76,7 +76,10 @@ func postedRecvs(t *testing.T) {
 			if len(order) > 0 && rng.IntN(3) > 0 {
 				op := s.place(first + order[0])
 				order = order[1:]
-				e.postRecv(0, op)
+				e.postRecv(0, op) // as Recv in exec.handle posts
+				if hasBit(e.pIndexed, 0) {
+					e.indexPost(0)
+				}
 				posted = append(posted, op)
 				continue
 			}

@@ -675,10 +675,21 @@ func (b *Builder) Schedule() (*Schedule, error) {
 // least doubled when it grows: an array grown by append's quarter at a
 // time is copied about five times over in all, doubled only about twice
 // (what a reader allocates is bounded by what it holds: EstimateRead).
+//
+// Only the check is inlined: the executor appends through room on its
+// hot paths, where the growth's code inlined made the compiler save
+// registers on the common path too (callgrind, docs/goal.md).
 func room[T any](s []T, extra int) []T {
 	if len(s)+extra <= cap(s) {
 		return s
 	}
+	return grown(s, extra)
+}
+
+// grown is room's growth.
+//
+//go:noinline
+func grown[T any](s []T, extra int) []T {
 	t := make([]T, len(s), max(2*cap(s), len(s)+extra, 16))
 	copy(t, s)
 	return t

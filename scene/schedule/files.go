@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -16,7 +17,7 @@ import (
 	"commlab/internal/permsort"
 )
 
-//go:embed examples/*.goal
+//go:embed examples/*.goal examples/expected.tsv
 var exampleFS embed.FS
 
 // Examples are the shipped schedules' names (file names without "ex_"
@@ -28,11 +29,26 @@ var Examples = func() []string {
 	}
 	var out []string
 	for _, e := range ents {
-		out = append(out, strings.TrimSuffix(strings.TrimPrefix(e.Name(), "ex_"), ".goal"))
+		if name, ok := strings.CutSuffix(e.Name(), ".goal"); ok {
+			out = append(out, strings.TrimPrefix(name, "ex_"))
+		}
 	}
 	permsort.Sort(out)
 	return out
 }()
+
+// ExampleFiles are the shipped examples as files: ex_NAME.goal for each
+// of Examples, and expected.tsv, the maximum finishing time LogGOPSim
+// itself printed for each under the flags beside it (examples/README.md).
+// gen-report's GOAL page runs these very files and links each of its rows
+// to this scene with the row's example and parameters in the URL.
+func ExampleFiles() fs.FS {
+	sub, err := fs.Sub(exampleFS, "examples")
+	if err != nil {
+		panic(err) // a fixed, valid path
+	}
+	return sub
+}
 
 // The limits on a file added by a page: MaxUploads files are kept (the
 // oldest goes first), each of at most MaxOps operations, which the scene

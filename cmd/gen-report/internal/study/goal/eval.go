@@ -82,6 +82,28 @@ type goalCritSum struct {
 	Rendezvous int64 `json:"rendezvous"`
 }
 
+// splitCritical adds up a critical path's links by kind. The GOAL page
+// splits its bars with it, so its numbers are eval goal's.
+func splitCritical(steps []engine.CritStep) goalCritSum {
+	var sum goalCritSum
+	for _, st := range steps {
+		d := st.End - st.Start
+		switch st.Kind {
+		case engine.CritCPU:
+			sum.CPU += d
+		case engine.CritReceive:
+			sum.Receive += d
+		case engine.CritFlight:
+			sum.Flight += d
+		case engine.CritGap:
+			sum.Gap += d
+		case engine.CritRendezvous:
+			sum.Rendezvous += d
+		}
+	}
+	return sum
+}
+
 func evalGoal(stdout, stderr io.Writer, args []string) error {
 	p := engine.Default()
 	fs := cli.NewFlagSet("eval goal", stderr, "gen-report eval goal -f FILE [flags]")
@@ -218,23 +240,10 @@ func evalGoal(stdout, stderr io.Writer, args []string) error {
 		ev.RankEnd = r.RankEnd
 	}
 	if record {
-		ev.CritSum = &goalCritSum{}
+		sum := splitCritical(r.Critical)
+		ev.CritSum = &sum
 		for _, st := range r.Critical {
-			gs := goalStep{CritStep: st, Label: s.Label(st.Op)}
-			ev.Critical = append(ev.Critical, gs)
-			d := st.End - st.Start
-			switch st.Kind {
-			case engine.CritCPU:
-				ev.CritSum.CPU += d
-			case engine.CritReceive:
-				ev.CritSum.Receive += d
-			case engine.CritFlight:
-				ev.CritSum.Flight += d
-			case engine.CritGap:
-				ev.CritSum.Gap += d
-			case engine.CritRendezvous:
-				ev.CritSum.Rendezvous += d
-			}
+			ev.Critical = append(ev.Critical, goalStep{CritStep: st, Label: s.Label(st.Op)})
 		}
 	} else {
 		ev.Omitted = fmt.Sprintf("not recorded above %d operations (about 150 bytes each)", goalRecordLimit)
