@@ -34,12 +34,10 @@ func TestBadInput(t *testing.T) {
 		{"eval", "name a model"},
 		{"-shard 0/3", "shard 0/3: want i/n"},
 		{"-shard x", `shard "x": want i/n`},
-		{"-trials -1", "-trials = -1 is out of range"},
 		{"-quick -out /proc/commlab-cannot-be-here/reports", "-out /proc/commlab-cannot-be-here/reports"},
 		{"-quick -shard 1/2 -out /proc/commlab-cannot-be-here", "-out /proc/commlab-cannot-be-here"},
 		{"merge", "name the shard files"},
 		{"merge testdata/quick/index.html.golden", "not a part file"},
-		{"-trials 0", "-trials = 0 is out of range"},
 		{"-shard 0/0", "shard 0/0: want i/n"},
 		{"-shard 1/0", "shard 1/0: want i/n"},
 		{"merge /nonexistent.json", "no such file"},
@@ -114,7 +112,7 @@ var networkLoad = regexp.MustCompile(`(?i)(\bsrc\s*=\s*["']?|<link\b[^>]*\bhref\
 func TestShardMerge(t *testing.T) {
 	tmp := t.TempDir()
 	whole := filepath.Join(tmp, "whole")
-	if _, _, err := runCmd(t, "-quick", "-trials", "3", "-out", whole); err != nil {
+	if _, _, err := runCmd(t, "-quick", "-out", whole); err != nil {
 		t.Fatal(err)
 	}
 	names := shardedQuick(t) // on one core: a different worker count than the whole run
@@ -150,7 +148,7 @@ func TestLiveMeasurementsApart(t *testing.T) {
 	var trees [2]map[string][]byte
 	for i := range trees {
 		dir := filepath.Join(tmp, string(rune('a'+i)))
-		if _, _, err := runCmd(t, "-quick", "-trials", "2", "-out", dir); err != nil {
+		if _, _, err := runCmd(t, "-quick", "-out", dir); err != nil {
 			t.Fatal(err)
 		}
 		trees[i] = clitest.ReadTree(t, dir)

@@ -243,8 +243,6 @@ func readPart(name string) (partFile, error) {
 		return p, fmt.Errorf("%s: format %q, want %q: not a part file of this gen-report", name, shown.Cut(p.Format), partFormat)
 	case p.Shard.Count < 1 || p.Shard.Count > sweep.MaxShards || p.Shard.Index < 1 || p.Shard.Index > p.Shard.Count:
 		return p, fmt.Errorf("%s: shard %d/%d: want i/n with n in [1, %d] and i in [1, n]", name, p.Shard.Index, p.Shard.Count, sweep.MaxShards)
-	case p.Config.Trials < 1 || p.Config.Trials > cli.MaxTrials:
-		return p, fmt.Errorf("%s: config.trials = %d: want an integer in [1, %d]", name, p.Config.Trials, cli.MaxTrials)
 	}
 	return p, nil
 }
@@ -255,9 +253,9 @@ func otherBuild(name string, p partFile) string {
 	return fmt.Sprintf("%s was written by gen-report build %s, this is build %s: merge with the binary that ran the shards", name, shown.Cut(p.Build), buildID())
 }
 
-// configFlags writes cfg as the flags that give it: "-quick -trials 8 -seed 1".
+// configFlags writes cfg as the flags that give it: "-quick -seed 1".
 func configFlags(cfg study.Config) string {
-	s := fmt.Sprintf("-trials %d -seed %d", cfg.Trials, cfg.Seed)
+	s := fmt.Sprintf("-seed %d", cfg.Seed)
 	if !cfg.Full {
 		s = "-quick " + s
 	}

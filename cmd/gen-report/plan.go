@@ -11,7 +11,7 @@ import (
 	"commlab/engine/sweep"
 )
 
-const planUsage = "gen-report plan -shards N [-cpus C] [-quick] [-trials N] [-seed S] [-out DIR] [-sbatch]"
+const planUsage = "gen-report plan -shards N [-cpus C] [-quick] [-seed S] [-out DIR] [-sbatch]"
 
 // A shard's peak memory is a base and a share per worker: each worker
 // holds one simulator at a time, and the allreduce's at P = 2^20 are the

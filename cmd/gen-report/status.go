@@ -19,7 +19,7 @@ import (
 	"commlab/engine/sweep"
 )
 
-const statusUsage = "gen-report status [-shards N] [-quick] [-trials N] [-seed S] [-missing] DIR"
+const statusUsage = "gen-report status [-shards N] [-quick] [-seed S] [-missing] DIR"
 
 // partPattern is the name -shard gives its part (partName).
 var partPattern = regexp.MustCompile(`^part-([1-9][0-9]*)-of-([1-9][0-9]*)\.json$`)
@@ -46,7 +46,7 @@ func runStatus(stdout, stderr io.Writer, args []string) error {
 		return fmt.Errorf("status: -shards = %d is out of range: want an integer in [1, %d]", *shards, sweep.MaxShards)
 	}
 	var want *study.Config
-	if fs.IsSet("quick") || fs.IsSet("trials") || fs.IsSet("seed") {
+	if fs.IsSet("quick") || fs.IsSet("seed") {
 		cfg, err := config()
 		if err != nil {
 			return err
@@ -328,7 +328,7 @@ func (st *partsStatus) String() string {
 		fmt.Fprintf(&b, "ignored: %s (another run; -shards reads it)\n", ig)
 	}
 	if len(st.Missing) > 0 {
-		flags := "[-quick -trials N -seed S] "
+		flags := "[-quick -seed S] "
 		if st.cfg != nil {
 			flags = configFlags(*st.cfg) + " "
 		}

@@ -13,7 +13,7 @@ import (
 	"commlab/cmd/gen-report/internal/clitest"
 )
 
-// quickParts are the 4 parts of a quick report with -trials 3, run once
+// quickParts are the 4 parts of a quick report, run once
 // per test binary (in a directory TestMain removes): TestShardMerge merges
 // them, the status tests read copies.
 var quickParts = sync.OnceValues(func() ([]string, error) {
@@ -27,7 +27,7 @@ var quickParts = sync.OnceValues(func() ([]string, error) {
 	var names []string
 	for i := 1; i <= 4; i++ {
 		var out, errs strings.Builder
-		if err := run(&out, &errs, []string{"-quick", "-trials", "3", "-shard", fmt.Sprintf("%d/4", i), "-out", dir}); err != nil {
+		if err := run(&out, &errs, []string{"-quick", "-shard", fmt.Sprintf("%d/4", i), "-out", dir}); err != nil {
 			return nil, fmt.Errorf("shard %d/4: %v\n%s", i, err, errs.String())
 		}
 		names = append(names, strings.TrimSpace(strings.TrimPrefix(out.String(), "wrote ")))
@@ -174,7 +174,7 @@ func TestStatusNamesUnusableParts(t *testing.T) {
 		want string
 	}{
 		{"other build", func(p *partFile) { p.Build = "0123456789abcdef" }, "was written by gen-report build 0123456789abcdef"},
-		{"other flags", func(p *partFile) { p.Config.Seed = 2 }, "was run with -quick -trials 3 -seed 2, the run with -quick -trials 3 -seed 1"},
+		{"other flags", func(p *partFile) { p.Config.Seed = 2 }, "was run with -quick -seed 2, the run with -quick -seed 1"},
 		{"other shard inside", func(p *partFile) { p.Shard.Index = 3 }, "holds shard 3/4, not the 2/4 its name says"},
 		{"point of another shard", func(p *partFile) {
 			for pt, r := range p.Studies[0].Results {
@@ -235,7 +235,7 @@ func TestStatusBadInput(t *testing.T) {
 		{"status " + file, "is not a directory"},
 		{"status -shards 0 " + dir, "-shards = 0 is out of range: want an integer in [1, 65536]"},
 		{"status -shards 70000 " + dir, "-shards = 70000 is out of range"},
-		{"status -trials 0 " + dir, "-trials = 0 is out of range"},
+		{"status -trials 3 " + dir, "flag provided but not defined: -trials"},
 		{"status " + empty, "holds no part file yet"},
 		{"status " + two, "holds the parts of several runs (1 of 4 shards, 1 of 8 shards): give -shards N"},
 		{"status -bogus " + dir, "flag provided but not defined: -bogus"},
@@ -266,7 +266,6 @@ func TestPlan(t *testing.T) {
 		{"plan", "plan: give -shards N"},
 		{"plan -shards 0", "-shards = 0 is out of range: want an integer in [1, 65536]"},
 		{"plan -shards 4 -cpus 0", "-cpus = 0 is out of range: want an integer in [1, 1024]"},
-		{"plan -shards 4 -trials 0", "-trials = 0 is out of range"},
 		{"plan -shards 4 extra", `unexpected argument "extra"`},
 		{"plan -shards 4 -out /proc/commlab-cannot-be-here/report", "-out /proc/commlab-cannot-be-here/report"},
 	} {

@@ -16,7 +16,7 @@ import (
 // (reproduced, partly, not reproduced) may become inconclusive, never
 // another decided one.
 func TestVerdictsHoldWithinIntervals(t *testing.T) {
-	sweeps, err := layOut(study.Config{Full: false, Trials: quickTrials, Seed: 1})
+	sweeps, err := layOut(study.Config{Full: false, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

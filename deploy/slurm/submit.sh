@@ -37,7 +37,7 @@ usage: deploy/slurm/submit.sh -out DIR [options] [-- sbatch options for both job
                     (default: gen-report plan's)                             env MEM, SBATCH_MEM_PER_NODE
   -merge-time T     the merge job's time limit (default 1:00:00)             env MERGE_TIME
   -merge-mem M      the merge job's memory (default 4G)                      env MERGE_MEM
-  -quick, -trials N, -seed S
+  -quick, -seed S
                     the report's flags (gen-report -h)
   -dry-run          build and plan, print the sbatch commands, submit nothing
 
@@ -68,7 +68,7 @@ dry_run=false
 rebuild=false
 while (($# > 0)); do
 	case $1 in
-	-out | -shards | -work | -bin | -cpus | -partition | -time | -mem | -merge-time | -merge-mem | -trials | -seed)
+	-out | -shards | -work | -bin | -cpus | -partition | -time | -mem | -merge-time | -merge-mem | -seed)
 		(($# >= 2)) || die "$1 needs a value (see -h)"
 		case $1 in
 		-out) out=$2 ;;
@@ -81,7 +81,7 @@ while (($# > 0)); do
 		-mem) mem=$2 ;;
 		-merge-time) merge_time=$2 ;;
 		-merge-mem) merge_mem=$2 ;;
-		-trials | -seed) report_flags+=("$1" "$2") ;;
+		-seed) report_flags+=("$1" "$2") ;;
 		esac
 		shift 2
 		;;

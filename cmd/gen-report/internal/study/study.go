@@ -12,9 +12,8 @@ import (
 
 // Config is what every study's sweep takes from gen-report's flags.
 type Config struct {
-	Full   bool   `json:"full"`   // the paper's grids; false: the quick report's smaller ones
-	Trials int    `json:"trials"` // Monte Carlo trials per point where a study runs a fixed count
-	Seed   uint64 `json:"seed"`   // the sweep's seed: every trial's seed derives from it
+	Full bool   `json:"full"` // the paper's grids; false: the quick report's smaller ones
+	Seed uint64 `json:"seed"` // the sweep's seed: every trial's seed derives from it
 }
 
 // A Study is one paper's part of gen-report: its eval command and, for a

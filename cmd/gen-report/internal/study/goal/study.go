@@ -49,6 +49,12 @@ func (g *goalSweep) Fingerprint() string {
 	return fmt.Sprintf("goal/v1 examples=%d files=%08x", len(g.examples), g.sum)
 }
 
+var _ study.TrialCounter = (*goalSweep)(nil) // gen-report status counts its trials
+
+// PointTrials is 0: a GOAL schedule runs once, deterministically (noise
+// traces aside, which the shipped examples do not take).
+func (g *goalSweep) PointTrials(int, json.RawMessage) (int, error) { return 0, nil }
+
 // Costs are engine/goal's bounds for reading and running each file (far
 // above what these small schedules take, but in proportion).
 func (g *goalSweep) Costs() []float64 {

@@ -264,7 +264,7 @@ func (f ovlFig5) topology(rd reading, caches []int) []int {
 // handshake, "all" and "random"; the time is the mean over the seeds (the
 // table gives its interval, the charts below the paired differences).
 func (s *overlayStudy) fig5Chart(f ovlFig5, chunk int) *report.BarChart {
-	x := report.Axis{Name: "connections: cache size C (topology-aware), all or random"}
+	x := report.Axis{Name: "cache size C, all or random"}
 	for _, c := range s.caches {
 		x.Labels = append(x.Labels, strconv.Itoa(c))
 	}
@@ -341,7 +341,7 @@ func (s *overlayStudy) diffChart(f ovlFig5, id, title, against string, caches []
 
 // fig5Conns draws the connections per process of the kernel's bars.
 func (s *overlayStudy) fig5Conns(f ovlFig5) *report.BarChart {
-	x := report.Axis{Name: "connections: cache size C (topology-aware), all or random"}
+	x := report.Axis{Name: "cache size C, all or random"}
 	var cells []ovlCell
 	for _, b := range f.Bars {
 		if b.Cell.Chunk == s.chunks[0] && b.Cell.Handshake == engine.HandshakeKernel {
