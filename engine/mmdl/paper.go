@@ -18,8 +18,8 @@ const Table4Rounds = 5
 // with the first guess run on the real machine, so it has no simulated
 // counterpart on an instance of this package.
 type Table4Row struct {
-	ProcSet                        int
-	Load                           string
+	ProcSet                         int
+	Load                            string
 	SimulatedBefore, SimulatedAfter float64
 	MeasuredBefore, MeasuredAfter   float64
 }
