@@ -45,7 +45,8 @@ type PaperSpeedup struct {
 	Nodes   int
 	Method  Method
 	Speedup float64
-	// Source says where: the section and the figure whose setup it is.
+	// Source says where: the section, and the figure whose setup
+	// (PaperSetup) it is on.
 	Source string
 	// Words are the paper's own, as printed (it rounds to three decimals
 	// and says "about").
@@ -56,8 +57,8 @@ type PaperSpeedup struct {
 // NBCF-ovlp-notest and MPI have none: the paper states none.
 func PaperSpeedups() []PaperSpeedup {
 	const (
-		fig1 = "§V, Fig. 1's setup (2 nodes, 5 MB, 4,000 × 4,000)"
-		fig2 = "§V, Fig. 2's setup (32 nodes, 500 KB, 30,000 × 30,000)"
+		fig1 = "§V, on Fig. 1's setup"
+		fig2 = "§V, on Fig. 2's setup"
 	)
 	return []PaperSpeedup{
 		{2, NBCFTest, 1.346, fig1, "プログレス関数による実装の約 1.346"},

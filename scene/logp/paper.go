@@ -37,14 +37,14 @@ func (Scene) PaperPoint(v scene.Values, numbers map[string]float64) []scene.Pape
 		n = scene.PaperNumber{
 			What:  "P = 2: E[T](L_s) − T_s(μ) at L_s = μ, the slides' optimum",
 			Paper: logp.SlidesExcessP2, Digits: 1, By: "slides",
-			Source: "the slides' P = 2 plot (\"+0.7\")",
+			Source: "the slides' P = 2 plot",
 			Note:   "σ = 0.7·√(2π) ≈ 1.755, the σ the slides' +0.7 implies (they give none): the closed form σ/√(2π) is +0.7 by construction, the run's Monte Carlo checks it",
 		}
 	case p.P == 3 && math.Abs(ls-(p.L+logp.SlidesOffsetP3)) <= 1e-9:
 		n = scene.PaperNumber{
 			What:  "P = 3: E[T](L_s) − T_s(μ) at L_s = μ + 0.76, the slides' optimum",
 			Paper: logp.SlidesExcessP3, Digits: 2, By: "slides",
-			Source: "the slides' P = 3 plot (\"0.76 大きいとき最適\", \"0.87 大きい\")",
+			Source: "the slides' P = 3 plot",
 			Note:   "σ ≈ 1.755, the one the slides' P = 2 plot implies, carried over (the slides give none); the report's section \"Which σ did the slides use?\" finds that no single σ gives both of the P = 3 numbers",
 		}
 	default:

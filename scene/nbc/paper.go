@@ -27,7 +27,7 @@ func (Scene) PaperPoint(v scene.Values, numbers map[string]float64) []scene.Pape
 	if tcc != set {
 		return nil
 	}
-	const note = "commlab: the model with the hardware's own figures, nothing fitted, as the report's table \"Overlap speedups: the paper against the simulation\" (the report also calibrates on 2 nodes and predicts 32)"
+	const note = "commlab: the model with the hardware's own figures, nothing fitted, as in the report's table of overlap speedups (the report also calibrates on 2 nodes and predicts 32)"
 	var out []scene.PaperNumber
 	for _, c := range []struct {
 		m   enbc.Method

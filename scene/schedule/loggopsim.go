@@ -155,8 +155,17 @@ func (Scene) PaperPoint(v scene.Values, numbers map[string]float64) []scene.Pape
 		out = append(out, scene.PaperNumber{
 			What:  "maximum finishing time, side " + s.name + " (" + s.file + ")",
 			Paper: float64(a.End), By: "LogGOPSim", Ours: ours, Unit: scene.UnitTime, Digits: 0,
-			Source: "its output for the shipped example, flags " + a.Flags,
+			Source: "its output under " + flagsText(a.Flags),
 		})
 	}
 	return out
+}
+
+// flagsText names LogGOPSim's flags for a reader: "its defaults", or the
+// flags as given.
+func flagsText(flags string) string {
+	if flags == "defaults" {
+		return "its defaults"
+	}
+	return flags
 }

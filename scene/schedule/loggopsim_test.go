@@ -78,7 +78,7 @@ func TestPaperPoint(t *testing.T) {
 				continue
 			}
 			for _, n := range got {
-				if n.Paper != n.Ours || n.By != "LogGOPSim" || !strings.Contains(n.Source, "flags") {
+				if n.Paper != n.Ours || n.By != "LogGOPSim" || !strings.Contains(n.Source, "its output under") {
 					t.Errorf("%s, %s, compare %s: %+v", a.Example, a.Flags, cmp, n)
 				}
 			}
