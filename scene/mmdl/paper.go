@@ -1,7 +1,7 @@
 package mmdl
 
 import (
-	"fmt"
+	"strconv"
 
 	"commlab/engine/mmdl"
 	"commlab/scene"
@@ -26,29 +26,28 @@ func (Scene) PaperPoint(v scene.Values, numbers map[string]float64) []scene.Pape
 	}
 	ps, load, cal := v.Int(KeyProcSet), v[KeyLoad], v.Bool(KeyCalibrated)
 	var sim, meas float64
-	var source string
 	row, in4 := mmdl.Table4Of(ps, load)
+	in4 = in4 && R == mmdl.Table4Rounds
 	in5 := ps == mmdl.Table5ProcSet && load == mmdl.Table5Load && cal && R <= len(mmdl.Table5())
+	where := ", ProcSet " + v[KeyProcSet] + ", Load " + load + ", after calibration, R = " + strconv.Itoa(R)
 	switch {
-	case R == mmdl.Table4Rounds && in4 && cal:
-		sim, meas = row.SimulatedAfter, row.MeasuredAfter
-		source = fmt.Sprintf("Table 4, ProcSet %d, Load %s, after calibration, R = %d", ps, load, R)
-		if in5 {
-			source = fmt.Sprintf("Table 4 and Table 5, ProcSet %d, Load %s, after calibration, R = %d", ps, load, R)
-		}
-	case R == mmdl.Table4Rounds && in4:
+	case in4 && in5:
+		sim, meas, where = row.SimulatedAfter, row.MeasuredAfter, "Table 4 and Table 5"+where
+	case in4 && cal:
+		sim, meas, where = row.SimulatedAfter, row.MeasuredAfter, "Table 4"+where
+	case in4:
 		return []scene.PaperNumber{{
 			What: "makespan, the paper's simulation", Paper: row.SimulatedBefore, Ours: ours, Unit: scene.UnitTime, Digits: 6,
-			Source: fmt.Sprintf("Table 4, ProcSet %d, Load %s, before calibration, R = %d", ps, load, R),
+			Source: "Table 4, ProcSet " + v[KeyProcSet] + ", Load " + load + ", before calibration, R = " + strconv.Itoa(R),
 			Note:   "Table 4's measured column before calibration is this plan run on the paper's cluster, whose task costs are the calibrated ones: not comparable with this run",
 		}}
 	case in5:
 		r := mmdl.Table5()[R-1]
-		sim, meas = r.Simulated, r.Measured
-		source = fmt.Sprintf("Table 5, ProcSet %d, Load %s, after calibration, R = %d", ps, load, R)
+		sim, meas, where = r.Simulated, r.Measured, "Table 5"+where
 	default:
 		return nil
 	}
+	source := where
 	return []scene.PaperNumber{
 		{What: "makespan, the paper's simulation", Paper: sim, Source: source, Ours: ours, Unit: scene.UnitTime, Digits: 6},
 		{What: "makespan, measured on the paper's cluster", Paper: meas, Source: source, Ours: ours, Unit: scene.UnitTime, Digits: 6,

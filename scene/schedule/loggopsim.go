@@ -36,9 +36,17 @@ func LogGOPSimAnswers() ([]LogGOPSimAnswer, error) {
 	return slices.Clone(a), err
 }
 
-var answers = sync.OnceValues(func() ([]LogGOPSimAnswer, error) {
-	return parseAnswers(expectedTSV)
-})
+// answers parses expectedTSV once.
+func answers() ([]LogGOPSimAnswer, error) {
+	parsed.Do(func() { parsed.list, parsed.err = parseAnswers(expectedTSV) })
+	return parsed.list, parsed.err
+}
+
+var parsed struct {
+	sync.Once
+	list []LogGOPSimAnswer
+	err  error
+}
 
 // parseAnswers reads expected.tsv: tab-separated file, flags and end.
 func parseAnswers(text string) ([]LogGOPSimAnswer, error) {
@@ -66,13 +74,14 @@ func parseAnswers(text string) ([]LogGOPSimAnswer, error) {
 }
 
 // parseFlags reads LogGOPSim's flags: "defaults" (its own, goal.Default)
-// or pairs such as "-L 3000 -o 1000", each changing one of the defaults.
+// or pairs such as "-L 3000 -o 1000", one space apart, each changing one
+// of the defaults.
 func parseFlags(flags string) (goal.Params, error) {
 	p := goal.Default()
 	if flags == "defaults" {
 		return p, nil
 	}
-	f := strings.Fields(flags)
+	f := strings.Split(flags, " ")
 	if len(f)%2 != 0 {
 		return p, fmt.Errorf("flags %q: want pairs such as -L 3000", flags)
 	}
