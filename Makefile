@@ -20,7 +20,7 @@ REVISION := $(or $(shell git describe --always --dirty --abbrev=12 2>/dev/null),
 REPORTS := $(SITE)/reports
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: help build wasm site thumbs readme report report-quick serve test fmt vet test-go test-wasm test-report test-long e2e bench clean vendor-echarts
+.PHONY: help build wasm site thumbs readme report report-quick report-slurm serve test fmt vet test-go test-wasm test-report test-long e2e bench clean vendor-echarts
 
 ## help: list the verbs
 help:
@@ -47,6 +47,12 @@ report:
 report-quick:
 	$(GO) run ./cmd/gen-report -quick -out $(REPORTS)
 
+## report-slurm: submit the full report to Slurm from a login node: SHARDS (64) array tasks and their merge into OUT (PARTITION, TIME, MEM, CPUS too; deploy/slurm/submit.sh -h, docs/cluster.md)
+SHARDS ?= 64
+report-slurm:
+	@if [[ -z "$${OUT:-}" ]]; then echo "make report-slurm: give OUT=DIR, where the report goes (on a file system the compute nodes share)"; exit 2; fi
+	deploy/slurm/submit.sh -shards $(SHARDS) -out "$$OUT"
+
 ## readme: rewrite README.md's "paper vs commlab" tables from the full report in site/reports (run make report first)
 readme:
 	$(GO) run ./cmd/gen-report readme -from $(REPORTS)
@@ -55,10 +61,10 @@ readme:
 thumbs:
 	$(GO) run ./cmd/gen-anim -thumbs $(SITE)/thumbs
 
-## serve: serve the site on http://127.0.0.1:8080 (ADDR=...) at once, building in the background what it lacks: the wasm, a quick report, the thumbnails, then the full report
+## serve: serve the site on http://127.0.0.1:8080 (ADDR=...) at once, building in the background what it lacks: the wasm, the thumbnails and stills, a quick report, then the full report
 # cmd/serve -build answers from its first second and builds the rest
-# itself, one step at a time: commlab.wasm, a quick report if there is none,
-# the thumbnails, then the full report (skipped when one is in place), which
+# itself, one step at a time: commlab.wasm, the thumbnails, a quick report if there is none,
+# then the full report (skipped when one is in place), which
 # replaces the quick one as a whole directory. Pages whose files are not
 # built yet say what is being built and reload themselves; the report pages
 # say when a full report is on its way. GO is passed on for its go commands.
@@ -89,8 +95,11 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 
 ## test-go: the native tests, except the browser tests (make e2e runs those)
+# deploy/slurm's test starts a one-node Slurm and runs the quick report
+# through it (about 2 minutes on 2 idle cores, 10 on a machine shared by
+# many): the timeout leaves it room beyond go test's default 10 minutes.
 test-go:
-	CGO_ENABLED=0 $(GO) test $$($(GO) list ./... | grep -v '/cmd/serve/e2e$$')
+	CGO_ENABLED=0 $(GO) test -timeout 20m $$($(GO) list ./... | grep -v '/cmd/serve/e2e$$')
 
 ## test-wasm: the engine's tests (and internal/permsort's, whose sort differs there) under js/wasm on node (same numbers as native)
 test-wasm:

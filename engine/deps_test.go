@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -93,7 +94,9 @@ func TestImportPolicy(t *testing.T) {
 			if strings.HasPrefix(rel, "internal/") && !isTest && strings.HasPrefix(p, "commlab/") && !strings.HasPrefix(p, "commlab/internal/") {
 				t.Errorf("%s imports %s: internal/ is the floor under the engine and imports only internal/ packages", rel, p)
 			}
-			if p == "syscall/"+"js" && !strings.HasPrefix(rel, "wasm/") {
+			// A js-only test may read node's process (a wasm test's CPU
+			// time under go_js_wasm_exec); the code the page runs may not.
+			if p == "syscall/"+"js" && !strings.HasPrefix(rel, "wasm/") && !isTest {
 				t.Errorf("%s imports syscall/js: only wasm/ talks to the browser", rel)
 			}
 			// rastertest is test support (it reads golden files), not drawing.
@@ -115,5 +118,54 @@ func TestImportPolicy(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("checked only %d files: is the walk rooted at the module?", checked)
+	}
+}
+
+// TestEveryPackageHasDoc: every package of the module says what it is in a
+// doc.go of its own (issue 23: a newcomer opens one file to learn what a
+// package is for), and only there.
+func TestEveryPackageHasDoc(t *testing.T) {
+	root := ".."
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if path != root && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return err
+		}
+		var code, docs []string
+		for _, e := range entries {
+			n := e.Name()
+			if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+				continue
+			}
+			code = append(code, n)
+			src, err := os.ReadFile(filepath.Join(path, n))
+			if err != nil {
+				return err
+			}
+			if f, err := parser.ParseFile(token.NewFileSet(), n, src, parser.PackageClauseOnly|parser.ParseComments); err == nil && f.Doc != nil {
+				docs = append(docs, n)
+			}
+		}
+		rel, _ := filepath.Rel(root, path)
+		switch {
+		case len(code) == 0:
+		case !slices.Contains(docs, "doc.go"):
+			t.Errorf("%s: no doc.go with the package's comment", rel)
+		case len(docs) > 1:
+			t.Errorf("%s: the package comment is in %v; keep it in doc.go only", rel, docs)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

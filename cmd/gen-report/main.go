@@ -54,6 +54,10 @@ func run(stdout, stderr io.Writer, args []string) error {
 			return runMerge(stdout, stderr, args[1:])
 		case "topology":
 			return overlay.RunTopology(stdout, stderr, args[1:])
+		case "plan":
+			return runPlan(stdout, stderr, args[1:])
+		case "status":
+			return runStatus(stdout, stderr, args[1:])
 		case "readme":
 			return runReadme(stdout, stderr, args[1:])
 		}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -118,17 +117,7 @@ func TestShardMerge(t *testing.T) {
 	if _, _, err := runCmd(t, "-quick", "-trials", "3", "-out", whole); err != nil {
 		t.Fatal(err)
 	}
-	parts := filepath.Join(tmp, "parts")
-	var names []string
-	prev := runtime.GOMAXPROCS(1) // a different worker count than the whole run
-	defer runtime.GOMAXPROCS(prev)
-	for i := 1; i <= 4; i++ {
-		out, _, err := runCmd(t, "-quick", "-trials", "3", "-shard", strings.Replace("i/4", "i", string(rune('0'+i)), 1), "-out", parts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, strings.TrimSpace(strings.TrimPrefix(out, "wrote ")))
-	}
+	names := shardedQuick(t) // on one core: a different worker count than the whole run
 	merged := filepath.Join(tmp, "merged")
 	if _, _, err := runCmd(t, append([]string{"merge", "-out", merged}, names...)...); err != nil {
 		t.Fatal(err)
@@ -275,5 +264,9 @@ const goalExamples = "../../engine/goal/testdata/examples/"
 // live loop's measured times differ from run to run.
 func TestMain(m *testing.M) {
 	mmdl.UseStandIn()
-	os.Exit(m.Run())
+	code := m.Run()
+	if partsDir != "" {
+		os.RemoveAll(partsDir)
+	}
+	os.Exit(code)
 }

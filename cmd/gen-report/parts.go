@@ -11,6 +11,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -37,6 +38,12 @@ type partFile struct {
 	// Studies holds every reporting study, in the registry's order, even
 	// one with no point in this shard.
 	Studies []partStudy `json:"studies"`
+	// MaxRSS is the most memory the shard's process held (bytes), CPU its
+	// CPU time (s), both 0 where not measured, and Workers the goroutines
+	// its sweeps ran on: gen-report status shows them, to size a rerun.
+	MaxRSS  int64   `json:"max_rss_bytes"`
+	CPU     float64 `json:"cpu_seconds"`
+	Workers int     `json:"workers"`
 }
 
 type partStudy struct {
@@ -112,6 +119,8 @@ func writeShard(stdout, stderr io.Writer, cfg study.Config, sh sweep.Shard, dir 
 		}
 		pf.Studies = append(pf.Studies, ps)
 	}
+	pf.MaxRSS, pf.CPU = usage()
+	pf.Workers = runtime.GOMAXPROCS(0)
 	b, err := json.Marshal(pf)
 	if err != nil {
 		return err
@@ -175,30 +184,20 @@ func runMerge(stdout, stderr io.Writer, args []string) error {
 func readParts(files []string) ([]partFile, error) {
 	parts := make([]partFile, len(files))
 	for i, name := range files {
-		b, err := boundedio.ReadFile(name, cli.ReadLimit(false, maxPartBytes))
+		p, err := readPart(name)
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
-		if err := cli.DecodeStrict(b, &parts[i]); err != nil {
-			return nil, fmt.Errorf("merge: %s: not a part file written by gen-report -shard: %s", name, shown.Cut(err.Error()))
+		if p.Build != buildID() {
+			return nil, fmt.Errorf("merge: %s", otherBuild(name, p))
 		}
-		p := parts[i]
-		switch {
-		case p.Format != partFormat:
-			return nil, fmt.Errorf("merge: %s: format %q, want %q: not a part file of this gen-report", name, shown.Cut(p.Format), partFormat)
-		case p.Build != buildID():
-			return nil, fmt.Errorf("merge: %s was written by gen-report build %s, this is build %s: merge with the binary that ran the shards", name, shown.Cut(p.Build), buildID())
-		case p.Shard.Count < 1 || p.Shard.Count > sweep.MaxShards || p.Shard.Index < 1 || p.Shard.Index > p.Shard.Count:
-			return nil, fmt.Errorf("merge: %s: shard %d/%d: want i/n with n in [1, %d] and i in [1, n]", name, p.Shard.Index, p.Shard.Count, sweep.MaxShards)
-		case p.Config.Trials < 1 || p.Config.Trials > cli.MaxTrials:
-			return nil, fmt.Errorf("merge: %s: config.trials = %d: want an integer in [1, %d]", name, p.Config.Trials, cli.MaxTrials)
-		}
+		parts[i] = p
 		if i == 0 {
 			continue
 		}
 		if p.Config != parts[0].Config {
-			return nil, fmt.Errorf("merge: %s was run with -trials %d -seed %d full=%t, %s with -trials %d -seed %d full=%t: parts of one report share their flags",
-				name, p.Config.Trials, p.Config.Seed, p.Config.Full, files[0], parts[0].Config.Trials, parts[0].Config.Seed, parts[0].Config.Full)
+			return nil, fmt.Errorf("merge: %s was run with %s, %s with %s: parts of one report share their flags",
+				name, configFlags(p.Config), files[0], configFlags(parts[0].Config))
 		}
 		if p.Shard.Count != parts[0].Shard.Count {
 			return nil, fmt.Errorf("merge: %s is shard %v, %s shard %v: parts of one report split it into the same number of shards", name, p.Shard, files[0], parts[0].Shard)
@@ -224,6 +223,47 @@ func readParts(files []string) ([]partFile, error) {
 	return parts, nil
 }
 
+// readPart reads one part file, bounded and strictly, and checks its
+// header: the format, a shard i/n in range, trials in range. The build is
+// the caller's to judge (otherBuild). Errors name the file.
+func readPart(name string) (partFile, error) {
+	var p partFile
+	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+		return p, fmt.Errorf("%s is a directory, not a part file", name)
+	}
+	b, err := boundedio.ReadFile(name, cli.ReadLimit(false, maxPartBytes))
+	if err != nil {
+		return p, err
+	}
+	if err := cli.DecodeStrict(b, &p); err != nil {
+		return p, fmt.Errorf("%s: not a part file written by gen-report -shard: %s", name, shown.Cut(err.Error()))
+	}
+	switch {
+	case p.Format != partFormat:
+		return p, fmt.Errorf("%s: format %q, want %q: not a part file of this gen-report", name, shown.Cut(p.Format), partFormat)
+	case p.Shard.Count < 1 || p.Shard.Count > sweep.MaxShards || p.Shard.Index < 1 || p.Shard.Index > p.Shard.Count:
+		return p, fmt.Errorf("%s: shard %d/%d: want i/n with n in [1, %d] and i in [1, n]", name, p.Shard.Index, p.Shard.Count, sweep.MaxShards)
+	case p.Config.Trials < 1 || p.Config.Trials > cli.MaxTrials:
+		return p, fmt.Errorf("%s: config.trials = %d: want an integer in [1, %d]", name, p.Config.Trials, cli.MaxTrials)
+	}
+	return p, nil
+}
+
+// otherBuild says that part p, read from name, was written by another
+// gen-report build than this one.
+func otherBuild(name string, p partFile) string {
+	return fmt.Sprintf("%s was written by gen-report build %s, this is build %s: merge with the binary that ran the shards", name, shown.Cut(p.Build), buildID())
+}
+
+// configFlags writes cfg as the flags that give it: "-quick -trials 8 -seed 1".
+func configFlags(cfg study.Config) string {
+	s := fmt.Sprintf("-trials %d -seed %d", cfg.Trials, cfg.Seed)
+	if !cfg.Full {
+		s = "-quick " + s
+	}
+	return s
+}
+
 // shardList names shards k/n, the first ten.
 func shardList(ks []int, n int) string {
 	var s []string
@@ -237,9 +277,8 @@ func shardList(ks []int, n int) string {
 }
 
 // mergeParts puts the parts' results together per study, checking each
-// against the sweeps laid out here: the same studies and fingerprints,
-// every point from the shard that owns it, none missing. from[study][point]
-// is the index of the file that gave the point's result.
+// against the sweeps laid out here (checkPart). from[study][point] is the
+// index of the file that gave the point's result.
 func mergeParts(files []string, parts []partFile, sweeps []laidOut) ([][]json.RawMessage, [][]int, error) {
 	own, err := owners(sweeps, parts[0].Shard.Count)
 	if err != nil {
@@ -252,39 +291,51 @@ func mergeParts(files []string, parts []partFile, sweeps []laidOut) ([][]json.Ra
 		from[i] = make([]int, len(own[i]))
 	}
 	for f, p := range parts {
-		if len(p.Studies) != len(sweeps) {
-			return nil, nil, fmt.Errorf("merge: %s holds %d studies, this gen-report has %d", files[f], len(p.Studies), len(sweeps))
+		if err := checkPart(files[f], p, sweeps, own); err != nil {
+			return nil, nil, fmt.Errorf("merge: %w", err)
 		}
 		for i, ps := range p.Studies {
-			ls := sweeps[i]
-			switch {
-			case ps.Name != ls.name:
-				return nil, nil, fmt.Errorf("merge: %s: study %d is %q, want %q", files[f], i, shown.Cut(ps.Name), ls.name)
-			case ps.Fingerprint != ls.Fingerprint():
-				return nil, nil, fmt.Errorf("merge: %s: %s's grid is %q, this gen-report lays out %q under the same flags", files[f], ls.name, shown.Cut(ps.Fingerprint), ls.Fingerprint())
-			case ps.Points != len(own[i]):
-				return nil, nil, fmt.Errorf("merge: %s: %s has %d points, want %d", files[f], ls.name, ps.Points, len(own[i]))
-			}
-			for _, pt := range slices.Sorted(maps.Keys(ps.Results)) {
-				switch {
-				case pt < 0 || pt >= len(own[i]):
-					return nil, nil, fmt.Errorf("merge: %s: %s point %d is outside [0, %d)", files[f], ls.name, pt, len(own[i]))
-				case own[i][pt] != p.Shard.Index:
-					return nil, nil, fmt.Errorf("merge: %s: %s point %d belongs to shard %d/%d, not to this file's %v", files[f], ls.name, pt, own[i][pt], p.Shard.Count, p.Shard)
-				}
-				results[i][pt], from[i][pt] = ps.Results[pt], f
-			}
-		}
-	}
-	for i, ls := range sweeps {
-		for pt, r := range results[i] {
-			if r == nil {
-				shard := sweep.Shard{Index: own[i][pt], Count: parts[0].Shard.Count}
-				return nil, nil, fmt.Errorf("merge: %s point %d is missing from %s (shard %v)", ls.name, pt, files[slices.IndexFunc(parts, func(p partFile) bool { return p.Shard == shard })], shard)
+			for pt, r := range ps.Results {
+				results[i][pt], from[i][pt] = r, f
 			}
 		}
 	}
 	return results, from, nil
+}
+
+// checkPart checks part p, read from name, against the sweeps laid out
+// here and their split own (owners): the same studies and fingerprints,
+// and in each exactly the points the split gives its shard. Errors name
+// the file.
+func checkPart(name string, p partFile, sweeps []laidOut, own [][]int) error {
+	if len(p.Studies) != len(sweeps) {
+		return fmt.Errorf("%s holds %d studies, this gen-report has %d", name, len(p.Studies), len(sweeps))
+	}
+	for i, ps := range p.Studies {
+		ls := sweeps[i]
+		switch {
+		case ps.Name != ls.name:
+			return fmt.Errorf("%s: study %d is %q, want %q", name, i, shown.Cut(ps.Name), ls.name)
+		case ps.Fingerprint != ls.Fingerprint():
+			return fmt.Errorf("%s: %s's grid is %q, this gen-report lays out %q under the same flags", name, ls.name, shown.Cut(ps.Fingerprint), ls.Fingerprint())
+		case ps.Points != len(own[i]):
+			return fmt.Errorf("%s: %s has %d points, want %d", name, ls.name, ps.Points, len(own[i]))
+		}
+		for _, pt := range slices.Sorted(maps.Keys(ps.Results)) {
+			switch {
+			case pt < 0 || pt >= len(own[i]):
+				return fmt.Errorf("%s: %s point %d is outside [0, %d)", name, ls.name, pt, len(own[i]))
+			case own[i][pt] != p.Shard.Index:
+				return fmt.Errorf("%s: %s point %d belongs to shard %d/%d, not to this file's %v", name, ls.name, pt, own[i][pt], p.Shard.Count, p.Shard)
+			}
+		}
+		for pt, o := range own[i] {
+			if _, ok := ps.Results[pt]; o == p.Shard.Index && !ok {
+				return fmt.Errorf("%s: %s point %d is missing: the split gives it to this file's shard %v", name, ls.name, pt, p.Shard)
+			}
+		}
+	}
+	return nil
 }
 
 // buildID names the gen-report binary that runs: the first 16 hex digits

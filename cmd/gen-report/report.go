@@ -26,10 +26,8 @@ const (
 func runReport(stdout, stderr io.Writer, args []string) error {
 	fs := cli.NewFlagSet("gen-report", stderr, "gen-report [-quick] [-out DIR] [-shard i/n] [-trials N] [-seed S] [-site-base URL]\n       gen-report merge -out DIR [-site-base URL] PART.json...\n       gen-report eval MODEL [flags]\n       gen-report topology infer|measure [flags]")
 	out := fs.String("out", filepath.Join("site", "reports"), "directory the reports are written to (replaced as a whole); with -shard, the directory the part is written into")
-	quick := fs.Bool("quick", false, "reduced grids and trials, for tests and CI")
 	shardFlag := fs.String("shard", "", "run one slice i/n of every study's sweep and write it as DIR/part-i-of-n.json into -out (see merge)")
-	trials := fs.Int("trials", fullTrials, fmt.Sprintf("trials per point, in [1, %d] (%d with -quick unless given)", cli.MaxTrials, quickTrials))
-	seed := fs.Uint64("seed", 1, "sweep seed")
+	config := reportFlags(fs)
 	base := siteBaseFlag(fs)
 	if err := fs.ParseArgs(args, false); err != nil {
 		return err
@@ -37,13 +35,10 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 	if err := checkSiteBase(*base); err != nil {
 		return err
 	}
-	if *quick && !fs.IsSet("trials") {
-		*trials = quickTrials
+	cfg, err := config()
+	if err != nil {
+		return err
 	}
-	if *trials < 1 || *trials > cli.MaxTrials {
-		return fmt.Errorf("gen-report: -trials = %d is out of range: want an integer in [1, %d]", *trials, cli.MaxTrials)
-	}
-	cfg := study.Config{Full: !*quick, Trials: *trials, Seed: *seed}
 	if *shardFlag != "" {
 		if fs.IsSet("site-base") {
 			return fmt.Errorf("gen-report: -site-base has no effect with -shard (a part holds no page): give it to merge")
@@ -62,13 +57,20 @@ func runReport(stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	results := make([][]json.RawMessage, len(sweeps))
+	begin := time.Now()
+	_, cpuBegin := usage()
 	for i, ls := range sweeps {
 		start := time.Now()
+		_, cpuStart := usage()
 		if results[i], err = ls.Run(context.Background(), nil, cli.Progress(stderr, ls.name+" sweeps")); err != nil {
 			return fmt.Errorf("gen-report: %s: %w", ls.name, err)
 		}
-		fmt.Fprintf(stderr, "%s: %d points in %s\n", ls.name, len(results[i]), time.Since(start).Round(100*time.Millisecond))
+		_, cpuEnd := usage()
+		fmt.Fprintf(stderr, "%s: %d points%s in %s (%s of CPU)\n", ls.name, len(results[i]), trialsSpent(ls, results[i]),
+			time.Since(start).Round(100*time.Millisecond), time.Duration((cpuEnd-cpuStart)*1e9).Round(100*time.Millisecond))
 	}
+	_, cpuEnd := usage()
+	fmt.Fprintf(stderr, "sweeps: %s in all (%s of CPU)\n", time.Since(begin).Round(100*time.Millisecond), time.Duration((cpuEnd-cpuBegin)*1e9).Round(100*time.Millisecond))
 	return writeReports(stdout, stderr, cfg, sweeps, results, *out, *base)
 }
 
@@ -83,6 +85,24 @@ func checkSiteBase(base string) error {
 		return fmt.Errorf("gen-report: -site-base: %w", err)
 	}
 	return nil
+}
+
+// reportFlags defines on fs the flags that choose a report's sweeps
+// (-quick, -trials, -seed); the function it returns reads them once fs is
+// parsed. The report, status and plan take them alike.
+func reportFlags(fs *cli.Flags) func() (study.Config, error) {
+	quick := fs.Bool("quick", false, "reduced grids and trials, for tests and CI")
+	trials := fs.Int("trials", fullTrials, fmt.Sprintf("trials per point, in [1, %d] (%d with -quick unless given)", cli.MaxTrials, quickTrials))
+	seed := fs.Uint64("seed", 1, "sweep seed")
+	return func() (study.Config, error) {
+		if *quick && !fs.IsSet("trials") {
+			*trials = quickTrials
+		}
+		if *trials < 1 || *trials > cli.MaxTrials {
+			return study.Config{}, fmt.Errorf("%s: -trials = %d is out of range: want an integer in [1, %d]", fs.Name(), *trials, cli.MaxTrials)
+		}
+		return study.Config{Full: !*quick, Trials: *trials, Seed: *seed}, nil
+	}
 }
 
 // laidOut is one study's sweep under the report's Config.
@@ -193,3 +213,26 @@ type studyError struct {
 
 func (e *studyError) Error() string { return e.err.Error() }
 func (e *studyError) Unwrap() error { return e.err }
+
+// trialsSpent says how many Monte Carlo trials a study's results hold
+// (", 1,234 trials"), for a study that counts them (study.TrialCounter);
+// "" for one that does not or a result it cannot read (the report then
+// fails later, naming the point).
+func trialsSpent(ls laidOut, results []json.RawMessage) string {
+	tc, ok := ls.Sweep.(study.TrialCounter)
+	if !ok {
+		return ""
+	}
+	n := 0
+	for pt, r := range results {
+		k, err := tc.PointTrials(pt, r)
+		if err != nil {
+			return ""
+		}
+		n += k
+	}
+	if n == 0 {
+		return ", deterministic"
+	}
+	return ", " + commas(n) + " trials"
+}

@@ -19,8 +19,8 @@ import (
 
 // builder makes, in the background while the site is served (-build, which
 // make serve passes), what a fresh clone lacks: commlab.wasm and
-// wasm_exec.js, a quick report when there is none, the index thumbnails, and
-// then the full report, which replaces the quick one as a whole directory
+// wasm_exec.js, the thumbnails and scene stills, a quick report when there
+// is none, and then the full report, which replaces the quick one as a whole directory
 // when it is done. The server answers from the first second; until a piece
 // is in place the pages that need it say what is being built and reload
 // themselves (see pending).
@@ -116,11 +116,14 @@ func (b *builder) Build(ctx context.Context) {
 		{"the report tools", false, func() error {
 			return b.run(ctx, nil, b.goCmd, "build", "-o", bin+string(filepath.Separator), "./cmd/gen-report", "./cmd/gen-anim")
 		}},
-		{"the quick report", reportEdition(b.site) != "none", func() error {
-			return b.run(ctx, nil, filepath.Join(bin, "gen-report"), "-quick", "-out", filepath.Join(b.site, "reports"))
-		}},
+		// The thumbnails before the quick report: they hold the scene
+		// pages' stills, drawn at once while the wasm starts (site/boot.js),
+		// and take seconds where the quick report takes a minute.
 		{"the thumbnails", false, func() error {
 			return b.run(ctx, nil, filepath.Join(bin, "gen-anim"), "-thumbs", filepath.Join(b.site, "thumbs"))
+		}},
+		{"the quick report", reportEdition(b.site) != "none", func() error {
+			return b.run(ctx, nil, filepath.Join(bin, "gen-report"), "-quick", "-out", filepath.Join(b.site, "reports"))
 		}},
 		{"the full report", false, func() error {
 			if reportEdition(b.site) == "full" {

@@ -13,8 +13,9 @@
 // symlink.
 //
 // `make serve` runs it with -build: it answers from its first second and
-// builds, one step at a time in the background, commlab.wasm, a quick
-// report if there is none, the thumbnails, then the full report, which
+// builds, one step at a time in the background, commlab.wasm, the
+// thumbnails (the scene pages' stills among them), a quick report if there
+// is none, then the full report, which
 // replaces the quick one as a whole directory (build.go). Until a piece is
 // in place, the page that needs it is a 503 that says what is being built
 // and reloads itself, and the report pages say a full report is on its way.

@@ -4,11 +4,15 @@ package overlay
 type conn struct {
 	a, b     int32
 	shortcut bool
-	// ready is false during a shortcut's handshake; open turns false when
-	// it is closed. pending is true from OpenShortcut until SetReady: the
-	// record of a shortcut closed during its handshake stays until then,
-	// so that the late handshake events can tell.
-	ready, open, pending bool
+	// readyA and readyB say whether a, and b, may send on the connection:
+	// both false during a shortcut's handshake, and they need not turn
+	// true together (the opener can send once its kernel has the
+	// connection, the far end once it has accepted it: HandshakeKernel).
+	// open turns false when it is closed. pending is true from
+	// OpenShortcut until SetReady: the record of a shortcut closed during
+	// its handshake stays until then, so that the late handshake events
+	// can tell.
+	readyA, readyB, open, pending bool
 	// use orders connections by their last send or receive (a counter,
 	// not a time, so LRU never ties).
 	use    uint64
@@ -68,7 +72,7 @@ func NewConnections(adj [][]int, c int, buffer func(a, b int) float64) *Connecti
 
 func (cs *Connections) add(a, b int, shortcut bool) int32 {
 	cs.use++
-	c := conn{a: int32(a), b: int32(b), shortcut: shortcut, ready: !shortcut, open: true, pending: shortcut, use: cs.use, buffer: cs.buffer(a, b)}
+	c := conn{a: int32(a), b: int32(b), shortcut: shortcut, readyA: !shortcut, readyB: !shortcut, open: true, pending: shortcut, use: cs.use, buffer: cs.buffer(a, b)}
 	var id int32
 	if n := len(cs.free); n > 0 {
 		id = cs.free[n-1]
@@ -129,10 +133,18 @@ func (cs *Connections) other(id int32, p int) int {
 // its handshake).
 func (cs *Connections) Connected(a, b int) bool { return cs.pair[a*cs.procs+b] >= 0 }
 
-// Ready reports whether a message from a to b can go direct now.
+// Ready reports whether a message from a to b can go direct now: a and b
+// have a connection open and a's end of it is ready.
 func (cs *Connections) Ready(a, b int) bool {
 	id := cs.pair[a*cs.procs+b]
-	return id >= 0 && cs.conns[id].ready
+	if id < 0 {
+		return false
+	}
+	c := &cs.conns[id]
+	if int(c.a) == a {
+		return c.readyA
+	}
+	return c.readyB
 }
 
 // Touch marks the connection a–b used (a send or a receive on it), for
@@ -174,10 +186,11 @@ func (cs *Connections) OpenShortcut(a, b int) (int32, []Eviction) {
 	return cs.add(a, b, true), ev
 }
 
-// SetReady completes shortcut id's handshake; it reports false when the
-// shortcut was closed meanwhile. A driver that abandons the handshake of a
-// shortcut closed meanwhile calls it too: from then on (or from its close,
-// for a shortcut closed after SetReady) id may name a new connection.
+// SetReady completes shortcut id's handshake: both ends may send on it.
+// It reports false when the shortcut was closed meanwhile. A driver that
+// abandons the handshake of a shortcut closed meanwhile calls it too: from
+// then on (or from its close, for a shortcut closed after SetReady) id may
+// name a new connection.
 func (cs *Connections) SetReady(id int32) bool {
 	c := &cs.conns[id]
 	c.pending = false
@@ -185,13 +198,27 @@ func (cs *Connections) SetReady(id int32) bool {
 		cs.free = append(cs.free, id)
 		return false
 	}
-	c.ready = true
+	c.readyA, c.readyB = true, true
+	return true
+}
+
+// SetOpenerReady lets shortcut id's opener send on it while the handshake
+// goes on at the far end (its kernel has the connection established; the
+// far end has yet to accept it). It reports false, and changes nothing,
+// when the shortcut was closed meanwhile; the handshake still ends with
+// SetReady either way.
+func (cs *Connections) SetOpenerReady(id int32) bool {
+	c := &cs.conns[id]
+	if !c.open {
+		return false
+	}
+	c.readyA = true
 	return true
 }
 
 func (cs *Connections) close(id int32) {
 	c := &cs.conns[id]
-	c.open, c.ready = false, false
+	c.open, c.readyA, c.readyB = false, false, false
 	if !c.pending {
 		cs.free = append(cs.free, id)
 	}

@@ -21,7 +21,9 @@
 //
 // Shortcuts (Section 3.2): when a message has to be relayed, its sender
 // opens a direct connection to the destination and uses it once the
-// handshake is done. Every process holds at most C shortcuts (Params.Cache;
+// handshake lets it (Params.Handshake: by default TCP's, completed by the
+// kernels, so that the opener may send one round trip after its connect;
+// see the costs below). Every process holds at most C shortcuts (Params.Cache;
 // a shortcut counts at both ends); a new one evicts the least recently
 // used (sent or received on, by either end) of a full cache. Connections
 // keeps this state; RunIS drives it in simulated time. Membership keeps the
@@ -37,7 +39,9 @@
 // exchanged all-to-all-v; after receiving all of them the process ranks
 // its keys. Both exchanges post their P−1 sends at once in the order of
 // Params.Pattern, and ChunkBytes splits key messages into chunks sent one
-// after another. The keys are drawn as NPB draws them (mean of four
+// after another. Each send's route is chosen when the CPU gets to it, so
+// the later chunks of a message whose first chunk opened a shortcut go
+// direct once it is ready (under HandshakeKernel). The keys are drawn as NPB draws them (mean of four
 // uniforms) and the buckets are split over the processes as NPB's rank()
 // splits them, so the message sizes are IS's own. Phoenix, the paper's
 // runtime, replaces MPI's collectives by point-to-point messages the same
@@ -54,12 +58,23 @@
 //     reach it, so messages sharing a link (two processes of one node, an
 //     uplink between switches) contend;
 //   - CPU: one CPU per process serves its jobs in order; a message costs
-//     its sender and its receiver MsgCPU plus PollPerConn for every open
-//     connection (select() scans them all); a relay pays a receive, a send,
-//     RelayCPU, and the copy at RelayBandwidth;
-//   - set-up and teardown: a shortcut costs each end HandshakeCPU and is
-//     ready a round trip plus a one-way trip after the opener's connect;
-//     an evicted one costs each end TeardownCPU;
+//     its sender and its receiver MsgCPU plus PollPerConn for every
+//     connection open when the CPU gets to it (select() scans them all,
+//     shortcuts opened since the send was posted included); a relay pays
+//     a receive, a send, RelayCPU, and the copy at RelayBandwidth;
+//   - set-up and teardown: a shortcut costs each end HandshakeCPU, queued
+//     on its CPU behind the work already there, and an evicted one
+//     TeardownCPU. The handshake's packets (SYN, SYN-ACK, ACK) take the
+//     path's latency each, without contending for links. Under
+//     HandshakeKernel (the default) the SYN leaves as the sender relays,
+//     the opener may send once the SYN-ACK is back (one round trip), and
+//     the far end once it has accepted, after the ACK (Linux's listen(2)
+//     queues established connections for accept(2); Stevens, UNIX Network
+//     Programming Vol. 1, 3rd ed., Section 4.5). Under
+//     HandshakeApplication the SYN leaves when the opener's CPU gets to
+//     the connect, behind every send already posted, and the shortcut is
+//     ready at both ends a round trip after that plus the far end's
+//     queue and accept; no send posted before it can use it;
 //   - memory: each open connection holds its path's bandwidth-delay product
 //     (Bandwidth × round-trip latency) at each end (Result.BufferBytes).
 //

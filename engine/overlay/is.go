@@ -15,8 +15,9 @@ import (
 const (
 	evJob    int32 = iota // a CPU job ends; ID = job
 	evArrive              // a message reaches the next process; ID = message
-	evSyn                 // a shortcut's connection request reaches its far end; ID = connection
-	evReady               // the reply reaches the opener: the shortcut is ready; ID = connection
+	evSyn                 // a shortcut's connection request (SYN) reaches its far end; ID = connection
+	evReady               // the reply (SYN-ACK) reaches the opener, which may send on it; ID = connection
+	evAck                 // HandshakeKernel: the opener's ACK reaches the far end, the connection waits for accept(); ID = connection
 	evHop                 // a message's head reaches the next link of its path; ID = message
 )
 
@@ -27,7 +28,7 @@ const (
 	jSend                  // handing a message to the network
 	jRecv                  // taking a message at its destination
 	jRelay                 // taking a message and forwarding it
-	jConnect               // a shortcut's connect at its opener
+	jConnect               // a shortcut's connect at its opener (HandshakeKernel: its cost only)
 	jAccept                // its accept at the far end
 	jTeardown              // closing an evicted shortcut
 )
@@ -47,10 +48,16 @@ const (
 )
 
 type job struct {
-	proc       int32
-	kind       uint8
-	id         int32 // message or connection
-	next       int32 // the job queued after it on the same CPU, -1 for none
+	proc int32
+	kind uint8
+	id   int32 // message or connection
+	next int32 // the job queued after it on the same CPU, -1 for none
+	// start and end are set when the job starts, at the head of its
+	// CPU's queue. Until then end holds the CPU time of a job whose cost
+	// is known when it is queued (bucketing, ranking, set-up, teardown; a
+	// send's, a receive's and a relay's depend on the connections open
+	// when it starts: is.cost). A posted chunk is a queued job, so a job
+	// stays 32 bytes.
 	start, end float64
 }
 
@@ -78,14 +85,17 @@ type is struct {
 	res    Result
 	rounds int
 
-	cpuFree  []float64
 	linkFree []float64
 	jobs     []job
 	freeJobs []int32
-	// Each CPU's queue of jobs (linked through job.next): only the job at
-	// the head has its end in the event queue, so the event queue holds
-	// one job per process rather than every send a process has posted.
+	// Each CPU's queue of jobs (linked through job.next): only the job
+	// running (the head) has its end in the event queue, so the event
+	// queue holds one job per process rather than every send a process
+	// has posted. busy says whether a process's CPU is running a job (or
+	// finishing one: the next starts once the finished one's effects are
+	// in).
 	qHead, qTail []int32
+	busy         []bool
 	msgs         []message
 	freeMsgs     []int32
 	pathBuf      []int
@@ -151,16 +161,8 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Fu
 		return Result{}, fmt.Errorf("overlay: RunIS needs a random source")
 	}
 	P := p.Procs
-	var adj [][]int
-	switch p.Policy {
-	case Topology:
-		adj = staticTopology(cl.procLeaf)
-	case All:
-		adj = staticAll(P)
-	case Random:
-		adj = staticRandom(P, p.RandomDegree, rng)
-	}
-	s := &is{p: p, cl: cl, rec: rec, rounds: bits.Len(uint(P - 1))}
+	adj, counts, perm := draw(p, cl, rng)
+	s := &is{p: p, cl: cl, rec: rec, rounds: bits.Len(uint(P - 1)), counts: counts, perm: perm}
 	s.next = routes(adj, cl.procLeaf, p.Policy)
 	for i := range s.next {
 		if s.next[i] < 0 {
@@ -168,7 +170,6 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Fu
 		}
 	}
 	s.cs = NewConnections(adj, p.Cache, s.bufferBytes)
-	s.counts = drawCounts(p, rng)
 	s.expect = make([]int32, P)
 	for src := range P {
 		for dst := range P {
@@ -177,17 +178,22 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Fu
 			}
 		}
 	}
-	if p.Pattern == PatternRandom {
-		s.perm = drawOrders(p, rng)
-	}
 	// Every message makes a Send or a Relay event; with a shortcut cache a
-	// relayed one also a shortcut's open, ready and often an eviction
-	// (the paper's experiment at C = 8: 2.6 events per message).
-	perMsg := 1
-	if p.Cache > 0 && p.Policy != All {
-		perMsg = 3
+	// relayed one also a shortcut's open, ready and eviction, at most
+	// about as many as the share f of pairs without a static connection
+	// (the paper's experiment at C = 8 under the kernel's handshake: 3.3
+	// events per message, f = 0.76; with 256 B chunks, which shortcuts
+	// serve, 1.5). Reserved up front: growing the slice of a million
+	// events would copy it and hold twice its size.
+	static := 0
+	for _, ns := range adj {
+		static += len(ns)
 	}
-	s.res.Events = make([]ConnEvent, 0, P*P/2+p.Iterations*P*(2*P+s.rounds)*perMsg)
+	perMsg := 1.0
+	if p.Cache > 0 && p.Policy != All {
+		perMsg += 3.15 * (1 - float64(static)/float64(P*(P-1)))
+	}
+	s.res.Events = make([]ConnEvent, 0, static/2+int(Messages(p)*perMsg))
 	for a, ns := range adj {
 		for _, b := range ns {
 			if a < b {
@@ -202,8 +208,8 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Fu
 		*rec = *trace.New("overlay", P, func(i int) string { return fmt.Sprintf("P%d", i) })
 	}
 
-	s.cpuFree = make([]float64, P)
 	s.qHead, s.qTail = make([]int32, P), make([]int32, P)
+	s.busy = make([]bool, P)
 	for i := range P {
 		s.qHead[i], s.qTail[i] = -1, -1
 	}
@@ -261,6 +267,28 @@ func (s *is) fractionDone() float64 {
 		}
 	}
 	return done / float64(len(s.iter)*s.p.Iterations)
+}
+
+// draw makes a run's random draws: the keys, then the random pattern's
+// orders, then the random policy's connections, so that one seed gives
+// every policy, cache and handshake the same keys and orders (common
+// random numbers: their differences are not the draws'). It returns the
+// static connections, the send counts and the orders (nil unless
+// PatternRandom).
+func draw(p Params, cl *cluster, rng *rand.Rand) (adj [][]int, counts, perm []int32) {
+	counts = drawCounts(p, rng)
+	if p.Pattern == PatternRandom {
+		perm = drawOrders(p, rng)
+	}
+	switch p.Policy {
+	case Topology:
+		adj = staticTopology(cl.procLeaf)
+	case All:
+		adj = staticAll(p.Procs)
+	case Random:
+		adj = staticRandom(p.Procs, p.RandomDegree, rng)
+	}
+	return adj, counts, perm
 }
 
 // drawCounts draws every process's keys as NPB IS does (the mean of four
@@ -330,11 +358,10 @@ func (s *is) poll(proc int) float64 {
 	return s.p.MsgCPU + s.p.PollPerConn*float64(s.cs.Open(proc))
 }
 
-// cpu queues a job of dur on proc's CPU at time t; the CPU serves jobs in
-// the order they are queued.
-func (s *is) cpu(proc int, t, dur float64, kind uint8, id int32) {
-	start := max(t, s.cpuFree[proc])
-	s.cpuFree[proc] = start + dur
+// cpu queues a job on proc's CPU at time t (the simulation's now); the
+// CPU serves jobs in the order they are queued. work is its CPU time when
+// that does not depend on the state at its start (is.cost).
+func (s *is) cpu(proc int, t, work float64, kind uint8, id int32) {
 	var j int32
 	if n := len(s.freeJobs); n > 0 {
 		j = s.freeJobs[n-1]
@@ -343,14 +370,38 @@ func (s *is) cpu(proc int, t, dur float64, kind uint8, id int32) {
 		j = int32(len(s.jobs))
 		s.jobs = append(s.jobs, job{})
 	}
-	s.jobs[j] = job{proc: int32(proc), kind: kind, id: id, next: -1, start: start, end: start + dur}
+	s.jobs[j] = job{proc: int32(proc), kind: kind, id: id, next: -1, end: work}
 	if s.qHead[proc] < 0 {
 		s.qHead[proc] = j
-		s.sim.Schedule(start+dur, evJob, j)
 	} else {
 		s.jobs[s.qTail[proc]].next = j
 	}
 	s.qTail[proc] = j
+	if !s.busy[proc] {
+		s.start(proc, t)
+	}
+}
+
+// start runs the job at the head of proc's queue from time t.
+func (s *is) start(proc int, t float64) {
+	j := s.qHead[proc]
+	s.busy[proc] = true
+	s.jobs[j].start, s.jobs[j].end = t, t+s.cost(&s.jobs[j])
+	s.sim.Schedule(s.jobs[j].end, evJob, j)
+}
+
+// cost is job j's CPU time, found when it starts: a message handled pays
+// select()'s scan of the connections open then (is.poll), including
+// shortcuts opened since the send was posted.
+func (s *is) cost(j *job) float64 {
+	p := int(j.proc)
+	switch j.kind {
+	case jSend, jRecv:
+		return s.poll(p)
+	case jRelay:
+		return 2*s.poll(p) + s.p.RelayCPU + s.msgs[j.id].bytes/s.p.RelayBandwidth
+	}
+	return j.end // its work, until it starts
 }
 
 func (s *is) newMessage(m message) int32 {
@@ -506,7 +557,7 @@ func (s *is) post(i int, t float64, r int32) {
 func (s *is) sendTo(i, dst int, t float64, tag int32, bytes float64, keys int32) {
 	id := s.newMessage(message{src: int32(i), dst: int32(dst), at: int32(i), tag: tag, iter: s.iter[i], bytes: bytes, keys: keys})
 	s.res.Messages++
-	s.cpu(i, t, s.poll(i), jSend, id)
+	s.cpu(i, t, 0, jSend, id)
 }
 
 // checkExchange starts the ranking once every key message of the
@@ -529,35 +580,66 @@ func (s *is) Handle(sim *des.Sim, e des.Event) {
 		j := s.jobs[e.ID]
 		s.freeJobs = append(s.freeJobs, e.ID)
 		s.qHead[j.proc] = j.next
-		if j.next >= 0 {
-			s.sim.Schedule(s.jobs[j.next].end, evJob, j.next)
-		}
 		s.jobDone(j, t)
+		s.busy[j.proc] = false
+		if s.qHead[j.proc] >= 0 {
+			s.start(int(j.proc), t)
+		}
 	case evArrive:
 		m := &s.msgs[e.ID]
 		s.cs.Touch(int(m.from), int(m.at))
 		at := int(m.at)
 		if m.at == m.dst {
-			s.cpu(at, t, s.poll(at), jRecv, e.ID)
+			s.cpu(at, t, 0, jRecv, e.ID)
 		} else {
-			d := 2*s.poll(at) + s.p.RelayCPU + m.bytes/s.p.RelayBandwidth
-			s.cpu(at, t, d, jRelay, e.ID)
+			s.cpu(at, t, 0, jRelay, e.ID)
 		}
 	case evSyn:
 		c := s.cs.conns[e.ID]
-		if c.open {
-			// The far end accepts (the opener is a).
-			s.cpu(int(c.b), t, s.p.HandshakeCPU, jAccept, e.ID)
-		} else {
+		switch {
+		case !c.open:
 			s.cs.SetReady(e.ID) // abandoned: the record may be reused
+		case s.p.Handshake == HandshakeKernel:
+			// The far end's kernel answers at once (SYN-ACK), its
+			// process is not involved.
+			s.sim.Schedule(t+s.latency(int(c.a), int(c.b)), evReady, e.ID)
+		default:
+			// The far end's process accepts (the opener is a) and then
+			// replies.
+			s.cpu(int(c.b), t, s.p.HandshakeCPU, jAccept, e.ID)
 		}
 	case evHop:
 		s.cross(e.ID, t)
 	case evReady:
+		c := s.cs.conns[e.ID]
+		if s.p.Handshake == HandshakeKernel {
+			// The SYN-ACK is in: the opener's connection is established
+			// and it may send (its data waits at the far end until
+			// accept()); the ACK goes on to the far end.
+			if !s.cs.SetOpenerReady(e.ID) {
+				s.cs.SetReady(e.ID) // abandoned
+				return
+			}
+			s.event(t, ShortcutReady, int(c.a), int(c.b), -1)
+			s.sim.Schedule(t+s.latency(int(c.a), int(c.b)), evAck, e.ID)
+			return
+		}
 		if s.cs.SetReady(e.ID) {
-			c := s.cs.conns[e.ID]
 			s.event(t, ShortcutReady, int(c.a), int(c.b), -1)
 		}
+	case evAck:
+		// The connection is in the far end's accept queue; its process
+		// accepts it when its CPU gets there, behind the work already
+		// queued, which includes nothing sent on this connection: that
+		// arrives after the ACK. The queue is not bounded here: Linux
+		// 2.4's SOMAXCONN of 128 exceeds the C shortcuts a process can
+		// be the far end of in the paper's range (C ≤ 16).
+		c := s.cs.conns[e.ID]
+		if !c.open {
+			s.cs.SetReady(e.ID)
+			return
+		}
+		s.cpu(int(c.b), t, s.p.HandshakeCPU, jAccept, e.ID)
 	}
 }
 
@@ -606,6 +688,9 @@ func (s *is) jobDone(j job, t float64) {
 			s.advance(i, t)
 		}
 	case jConnect:
+		if j.id < 0 {
+			return // HandshakeKernel: the SYN left when the process relayed
+		}
 		c := s.cs.conns[j.id]
 		if c.open {
 			s.sim.Schedule(t+s.latency(int(c.a), int(c.b)), evSyn, j.id)
@@ -613,6 +698,12 @@ func (s *is) jobDone(j job, t float64) {
 			s.cs.SetReady(j.id) // abandoned: the record may be reused
 		}
 	case jAccept:
+		if s.p.Handshake == HandshakeKernel {
+			// Accepted: the far end may send on it too, and the
+			// handshake is over (SetReady frees a closed one's record).
+			s.cs.SetReady(j.id)
+			return
+		}
 		c := s.cs.conns[j.id]
 		if c.open {
 			s.sim.Schedule(t+s.latency(int(c.a), int(c.b)), evReady, j.id)
@@ -649,8 +740,14 @@ func (s *is) forward(id int32, i int, t float64, original bool) {
 }
 
 // shortcut opens a shortcut from i to dst, closing what LRU evicts to make
-// room; the handshake costs both ends HandshakeCPU and the path a round
-// trip plus a one-way trip (connect, accept, reply).
+// room. The handshake costs both ends HandshakeCPU, queued on their CPUs
+// behind the work already there, and the path three one-way trips (SYN,
+// SYN-ACK, ACK). Under HandshakeKernel the SYN leaves now (the message
+// layer's non-blocking connect() as it relays), the opener may send once
+// the SYN-ACK is back, one round trip later, whatever its CPU is doing,
+// and the far end once it has accepted. Under HandshakeApplication the SYN
+// leaves when the opener's CPU gets to the connect, and the shortcut is
+// ready at both ends when the reply to the far end's accept is back.
 func (s *is) shortcut(i, dst int, t float64) {
 	id, ev := s.cs.OpenShortcut(i, dst)
 	if id < 0 {
@@ -664,6 +761,11 @@ func (s *is) shortcut(i, dst int, t float64) {
 	}
 	s.res.ShortcutsOpened++
 	s.event(t, ShortcutOpen, i, dst, -1)
+	if s.p.Handshake == HandshakeKernel {
+		s.sim.Schedule(t+s.latency(i, dst), evSyn, id)
+		s.cpu(i, t, s.p.HandshakeCPU, jConnect, -1)
+		return
+	}
 	s.cpu(i, t, s.p.HandshakeCPU, jConnect, id)
 }
 

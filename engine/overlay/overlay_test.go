@@ -132,8 +132,9 @@ func TestRelayOpensShortcut(t *testing.T) {
 	// 0→3, 3→0, 1→2, 2→1 have no static connection; 0–3 and 1–2 are the
 	// shortcuts, whichever end opens them.
 	// Each such pair sees a send count and a key message per iteration:
-	// until a shortcut is ready (a round trip and a half after the first
-	// relay), at most those of the first iteration are relayed.
+	// until a shortcut is ready (a round trip after the first relay under
+	// the kernel's handshake), at most those of the first iteration are
+	// relayed.
 	if r2.ShortcutsOpened != 2 || r2.Evicted != 0 || r2.Relayed < 2 || r2.Relayed > 8 {
 		t.Errorf("shortcuts %d, evicted %d, relayed %d; want 2, 0, 2…8", r2.ShortcutsOpened, r2.Evicted, r2.Relayed)
 	}
@@ -371,6 +372,7 @@ func TestBadParams(t *testing.T) {
 		"relay_cpu":       func(p *Params) { p.RelayCPU = -1 },
 		"relay_bandwidth": func(p *Params) { p.RelayBandwidth = -1 },
 		"handshake_cpu":   func(p *Params) { p.HandshakeCPU = -1 },
+		"handshake":       func(p *Params) { p.Handshake = "user" },
 		"teardown_cpu":    func(p *Params) { p.TeardownCPU = 2 },
 	} {
 		p := Default()

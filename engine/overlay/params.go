@@ -92,6 +92,58 @@ func (p *Pattern) Set(s string) error {
 	return fmt.Errorf("unknown pattern %q (want one of shift, pairwise, random)", s)
 }
 
+// Handshake is who completes a shortcut's TCP handshake, and so when a
+// message can first use it (Section 3.2 says only that the sender "tries
+// to connect" to the destination and sends directly from then on).
+type Handshake string
+
+const (
+	// HandshakeKernel: the handshake is the kernel's, as TCP does it. The
+	// message layer issues a non-blocking connect() as it relays the
+	// message that calls for the shortcut, and the SYN leaves then
+	// (connect(2): EINPROGRESS, completion reported by select() for
+	// writing). The far end's kernel answers with SYN-ACK without its
+	// process (listen(2): since Linux 2.2 the backlog queues "completely
+	// established sockets waiting to be accepted"; Stevens, Fenner and
+	// Rudoff, UNIX Network Programming Vol. 1, 3rd ed., Section 4.5: the
+	// incomplete and the completed connection queue). The opener can send
+	// on the connection once the SYN-ACK is in (one round trip after its
+	// connect), and its data waits in the far end's receive buffer until
+	// the far end accept()s; the far end sends on it once it has accepted.
+	// Each end still pays HandshakeCPU when its CPU gets to the connection,
+	// behind the work already queued. The paper's reading: Phoenix runs on
+	// unmodified TCP and OS (Section 1), and it is the reading under which
+	// a shortcut can carry later chunks of the exchange that opened it.
+	HandshakeKernel Handshake = "kernel"
+	// HandshakeApplication: the application completes the handshake in
+	// the order of its CPU queue: the opener's connect waits behind every
+	// send already posted, the SYN leaves when it is done, the far end's
+	// accept waits behind its queued work, and the reply makes the
+	// shortcut ready at both ends. A message layer that serves one request
+	// at a time with a blocking connect() and a hello exchange would behave
+	// so; the paper's words do not exclude it. No send posted before the
+	// shortcut opened can use it (the model before issue 22).
+	HandshakeApplication Handshake = "application"
+)
+
+// Handshakes lists the handshake readings, the default first.
+var Handshakes = []Handshake{HandshakeKernel, HandshakeApplication}
+
+// String returns the reading's name, its CLI and URL value.
+func (h Handshake) String() string { return string(h) }
+
+// Set parses a reading's name; with String it makes *Handshake a
+// flag.Value.
+func (h *Handshake) Set(s string) error {
+	for _, x := range Handshakes {
+		if string(x) == s {
+			*h = x
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown handshake %q (want kernel or application)", s)
+}
+
 // Limits of the parameters.
 const (
 	// MaxProcs bounds the processes: an IS run sends Iterations × P²
@@ -142,6 +194,9 @@ type Params struct {
 	// message size does that), which brings a destination back at once.
 	Pattern    Pattern `json:"pattern" help:"order of the exchange's destinations: shift, pairwise or random"`
 	ChunkBytes int     `json:"chunk_bytes" help:"split key messages into chunks of at most this many bytes (0: whole messages), an integer in [0, 1073741824]"`
+	// Handshake is who completes a shortcut's handshake: the kernel (TCP,
+	// the default) or the application, in the order of its CPU queue.
+	Handshake Handshake `json:"handshake" help:"who completes a shortcut's handshake: kernel (TCP: usable once the SYN-ACK is in) or application (after the queued work at both ends)"`
 
 	// The Integer Sort (NAS Parallel Benchmarks IS; class A by default:
 	// 2^23 keys in [0, 2^19), 2^10 buckets, 10 timed iterations).
@@ -192,9 +247,10 @@ type Params struct {
 	// HandshakeCPU is each end's CPU time to set up a connection (socket,
 	// connect/accept, the message layer's hello), 60 µs: Linux 2.4.16's
 	// lmbench ratio of a connection to a TCP round trip on one machine
-	// (430 µs against 119 µs) applied to this model's MsgCPU (CostSources);
-	// the set-up also takes a round trip plus a one-way trip over the path
-	// (TCP's three-way handshake).
+	// (430 µs against 119 µs) applied to this model's MsgCPU (CostSources).
+	// The set-up also takes time on the path: TCP's three-way handshake
+	// (SYN, SYN-ACK, ACK), each a one-way latency (Handshake says when
+	// each end may use the connection).
 	HandshakeCPU float64 `json:"handshake_cpu" help:"CPU time per end to set up a connection in s, in [0, 1]"`
 	// TeardownCPU is each end's CPU time to close a connection, ~10 µs.
 	TeardownCPU float64 `json:"teardown_cpu" help:"CPU time per end to close a connection in s, in [0, 1]"`
@@ -205,7 +261,7 @@ type Params struct {
 func Default() Params {
 	return Params{
 		Nodes: 64, Procs: 128, Switches: 6,
-		Policy: Topology, Cache: 8, RandomDegree: 64, Pattern: PatternShift,
+		Policy: Topology, Cache: 8, RandomDegree: 64, Pattern: PatternShift, Handshake: HandshakeKernel,
 		Keys: 1 << 23, MaxKey: 1 << 19, Buckets: 1 << 10, Iterations: 10,
 		KeyBytes: 4, KeyTime: 20e-9,
 		Latency: 25e-6, HopLatency: 5e-6, Bandwidth: 117e6,
@@ -280,6 +336,9 @@ func (p Params) Validate() error {
 	}
 	if err := intRange("chunk_bytes", p.ChunkBytes, 0, 1<<30); err != nil {
 		return err
+	}
+	if p.Handshake != HandshakeKernel && p.Handshake != HandshakeApplication {
+		return &RangeError{"handshake", fmt.Sprintf("%q", string(p.Handshake)), "one of kernel, application"}
 	}
 	if !p.Policy.valid() {
 		return &RangeError{"policy", fmt.Sprintf("%q", string(p.Policy)), "one of " + policyList()}

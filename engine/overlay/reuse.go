@@ -58,20 +58,7 @@ func ReuseDistances(p Params, rng *rand.Rand) (Reuse, error) {
 		return Reuse{}, err
 	}
 	P := p.Procs
-	var adj [][]int
-	switch p.Policy {
-	case Topology:
-		adj = staticTopology(cl.procLeaf)
-	case All:
-		adj = staticAll(P)
-	case Random:
-		adj = staticRandom(P, p.RandomDegree, rng)
-	}
-	counts := drawCounts(p, rng)
-	var perm []int32
-	if p.Pattern == PatternRandom {
-		perm = drawOrders(p, rng)
-	}
+	adj, counts, perm := draw(p, cl, rng)
 	static := make([]bool, P)
 	r := Reuse{Dist: make([]int, max(P-1, 1))}
 	rounds := bits.Len(uint(P - 1))

@@ -470,7 +470,7 @@ func buildItem(it item, base string) (v itemView, csvData, jsonData []byte, err 
 	case it.bar != nil:
 		b := it.bar
 		v = itemView{Kind: "chart", ID: b.ID, Title: b.Title, Caption: paragraphs(b.Caption), Class: "bar"}
-		if spec, err = barChartSpec(b); err != nil {
+		if spec, err = barChartSpec(b, base); err != nil {
 			return
 		}
 		csvData, jsonData, err = barChartData(b)

@@ -415,7 +415,7 @@ func lineChartSpec(l *LineChart, base string) (chartSpec, error) {
 	return spec, nil
 }
 
-func barChartSpec(b *BarChart) (chartSpec, error) {
+func barChartSpec(b *BarChart, base string) (chartSpec, error) {
 	c := charts.NewBar()
 	pin(&c.BaseConfiguration, b.ID)
 	c.Accept(patch{
@@ -450,9 +450,22 @@ func barChartSpec(b *BarChart) (chartSpec, error) {
 	if err := checkAssets(b.ID, c.Assets); err != nil {
 		return chartSpec{}, err
 	}
-	return chartSpec{
+	spec := chartSpec{
 		Kind: "bar", Digits: digits(b.Digits),
 		X: b.X.Name, Y: b.YName,
 		Option: c.JSON(),
-	}, nil
+	}
+	for i, s := range b.Series {
+		if s.Links == nil {
+			continue
+		}
+		if spec.Links == nil {
+			spec.Links = make([][]*linkJSON, len(b.Series))
+		}
+		spec.Links[i] = make([]*linkJSON, len(s.Links))
+		for x, ln := range s.Links {
+			spec.Links[i][x] = resolve(base, ln)
+		}
+	}
+	return spec, nil
 }

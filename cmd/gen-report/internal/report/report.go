@@ -102,6 +102,10 @@ type BarSeries struct {
 	Stack string
 
 	Values []float64 // one per X label; NaN draws nothing there
+
+	// Links, if set, one per X label (nil for none), is what a click on
+	// the series' bar at that label opens.
+	Links []*Link
 }
 
 // BarChart is a chart of bars over a category X axis: at each label one bar per stack (and

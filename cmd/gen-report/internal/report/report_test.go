@@ -731,7 +731,7 @@ func demoBar(t *testing.T) *BarChart {
 // value for NaN, the category axis) and its data files, read back exactly.
 func TestBarChart(t *testing.T) {
 	b := demoBar(t)
-	spec, err := barChartSpec(b)
+	spec, err := barChartSpec(b, DefaultSiteBase)
 	if err != nil {
 		t.Fatal(err)
 	}

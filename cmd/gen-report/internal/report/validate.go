@@ -337,17 +337,7 @@ func checkLineChart(l *LineChart) []string {
 			}
 		}
 		pr = append(pr, checkSeriesIntervals(field, s, len(l.X.Labels), l.YLog)...)
-		if s.Links != nil {
-			if len(s.Links) != len(l.X.Labels) {
-				pr = append(pr, fmt.Sprintf("%s: Links has %d links, want %d (one per X label, nil for none)", field, len(s.Links), len(l.X.Labels)))
-			}
-			for j, ln := range s.Links {
-				if p := checkLink(fmt.Sprintf("%s: Links[%d]", field, j), ln); p != nil {
-					pr = append(pr, p...)
-					break
-				}
-			}
-		}
+		pr = append(pr, checkSeriesLinks(field, s.Links, len(l.X.Labels))...)
 	}
 	// The names are checked above; with intervals, their columns must not
 	// repeat one.
@@ -399,6 +389,7 @@ func checkBarChart(b *BarChart) []string {
 				break
 			}
 		}
+		pr = append(pr, checkSeriesLinks(field, s.Links, len(b.X.Labels))...)
 	}
 	return append(pr, checkDigits(b.Digits)...)
 }
@@ -592,4 +583,22 @@ func verdictClass(v Verdict) string {
 		return "inconclusive"
 	}
 	return ""
+}
+
+// checkSeriesLinks checks a line or bar series' Links: one per X label
+// (nil for none), each a link the site can open.
+func checkSeriesLinks(field string, links []*Link, labels int) []string {
+	if links == nil {
+		return nil
+	}
+	var pr []string
+	if len(links) != labels {
+		pr = append(pr, fmt.Sprintf("%s: Links has %d links, want %d (one per X label, nil for none)", field, len(links), labels))
+	}
+	for j, ln := range links {
+		if p := checkLink(fmt.Sprintf("%s: Links[%d]", field, j), ln); p != nil {
+			return append(pr, p...) // one bad link is enough to say
+		}
+	}
+	return pr
 }

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -69,3 +70,40 @@ type PointError struct {
 
 func (e *PointError) Error() string { return fmt.Sprintf("point %d: %v", e.Point, e.Err) }
 func (e *PointError) Unwrap() error { return e.Err }
+
+// A TrialCounter is a Sweep that says how many Monte Carlo trials each
+// point's result holds: gen-report status adds them up over the parts a
+// sharded run has written so far. It reads the result, not the layout,
+// so that a sweep whose trials adapt to the data counts the trials that
+// ran. gen-report status says "not reported" for a Sweep that is not one.
+type TrialCounter interface {
+	// PointTrials is the number of Monte Carlo trials behind point's result
+	// (as Run returned it): 0 for a deterministic point. A result it
+	// cannot read is an error.
+	PointTrials(point int, result json.RawMessage) (int, error)
+}
+
+// CountArray is the number of elements of the JSON array raw, read
+// without decoding them: the trials of a result written as one element
+// per trial.
+func CountArray(raw json.RawMessage) (int, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return 0, fmt.Errorf("%s is not a JSON array", cutJSON(raw))
+	}
+	n := 0
+	for dec.More() {
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return 0, fmt.Errorf("element %d: %w", n, err)
+		}
+		n++
+	}
+	if _, err := dec.Token(); err != nil {
+		return 0, fmt.Errorf("after element %d: %w", n, err)
+	}
+	if dec.More() {
+		return 0, fmt.Errorf("data after the array")
+	}
+	return n, nil
+}

@@ -208,14 +208,30 @@
     }
   }
 
-  // bar adds the tooltip formatter of a bar chart.
+  // bar adds the tooltip formatter of a bar chart: with links, every
+  // series' value at the category, and what a click on a bar opens.
   function bar(spec) {
     var o = spec.option, d = spec.digits;
     o.tooltip.valueFormatter = function (v) { return fmt(v, d); };
+    if (!spec.links) {
+      return;
+    }
+    o.tooltip.formatter = function (ps) {
+      if (!ps.length) {
+        return '';
+      }
+      var x = ps[0].dataIndex, s = esc(o.xAxis[0].data[x]), link = null;
+      for (var i = 0; i < ps.length; i++) {
+        var p = ps[i], v = p.value;
+        s += '<br>' + p.marker + esc(p.seriesName) + ': <b>' + fmt(typeof v === 'number' ? v : NaN, d) + '</b>';
+        link = link || at(spec.links, p.seriesIndex, x);
+      }
+      return s + opens(link);
+    };
   }
 
-  // follow opens the link of what was clicked: a heat map's cell or a line
-  // chart's point.
+  // follow opens the link of what was clicked: a heat map's cell, a line
+  // chart's point or a bar.
   function follow(chart, spec) {
     if (!spec.links) {
       return;
@@ -224,7 +240,7 @@
       var link = null;
       if (spec.kind === 'heatmap' && p.seriesType === 'heatmap') {
         link = at(spec.links, p.value[1], p.value[0]);
-      } else if (spec.kind === 'line' && p.seriesType === 'line') {
+      } else if ((spec.kind === 'line' && p.seriesType === 'line') || (spec.kind === 'bar' && p.seriesType === 'bar')) {
         link = at(spec.links, p.seriesIndex, p.dataIndex);
       }
       if (link) {

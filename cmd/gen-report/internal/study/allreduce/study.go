@@ -198,6 +198,14 @@ func (s *Sweep) Run(ctx context.Context, owned []bool, progress func(done, total
 	return study.Encode(res, func(pt int) bool { return res[pt] != nil })
 }
 
+var _ study.TrialCounter = (*Sweep)(nil) // gen-report status counts its trials
+
+// PointTrials counts the trials a point's result holds, one element each
+// ([trial][T]): a variant point holds its first variantTrials only.
+func (s *Sweep) PointTrials(_ int, result json.RawMessage) (int, error) {
+	return study.CountArray(result)
+}
+
 // variantTrials is how many trials a variant column runs: 10 (or all, if
 // fewer). The variant columns are paired with the main cells' first trials
 // (the same random numbers), so a third of the paper's 30 trials shows the

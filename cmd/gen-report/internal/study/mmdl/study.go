@@ -13,6 +13,7 @@ import (
 	"commlab/cmd/gen-report/internal/study"
 	engine "commlab/engine/mmdl"
 	"commlab/engine/trace"
+	scmmdl "commlab/scene/mmdl"
 )
 
 // Study is paper 003's study (multi-master divisible load in steady rounds): gen-report's eval mmdl and
@@ -242,6 +243,12 @@ func (s *mmdlStudy) Run(ctx context.Context, owned []bool, progress func(done, t
 		return p, nil
 	})
 }
+
+var _ study.TrialCounter = (*mmdlStudy)(nil) // gen-report status counts its trials
+
+// PointTrials is 0: the schedules are computed, not sampled (the live
+// calibration loop runs where the page is built, not in a shard).
+func (s *mmdlStudy) PointTrials(int, json.RawMessage) (int, error) { return 0, nil }
 
 // caseRun is one row of Table 4: the paper's schedule before and after
 // calibration, the guessed plan on the calibrated machine, and the
@@ -473,9 +480,10 @@ func (s *mmdlStudy) page(r *mmdlResults) report.Page {
 		panic(fmt.Sprint("mmdl presets: ", err1, err2))
 	}
 	p := report.Page{
-		File:     "mmdl.html",
-		Title:    "Multi-master divisible load: steady rounds, on paper and on this machine",
-		Subtitle: "Paper 003 (Sayaka Tomi and Reiji Suda: asymptotically optimum scheduling of multi-master divisible load problems evaluated on actual machines): Table 4, Table 5 / Fig. 8 and Fig. 4-7 regenerated with the paper's schedule, beside the overlapped schedule of its future work, the round count chosen by the scheduler, and the calibration loop run live, " + mode,
+		File:      "mmdl.html",
+		Thumbnail: "mmdl-fig8",
+		Title:     "Multi-master divisible load: steady rounds, on paper and on this machine",
+		Subtitle:  "Paper 003 (Sayaka Tomi and Reiji Suda: asymptotically optimum scheduling of multi-master divisible load problems evaluated on actual machines): Table 4, Table 5 / Fig. 8 and Fig. 4-7 regenerated with the paper's schedule, beside the overlapped schedule of its future work, the round count chosen by the scheduler, and the calibration loop run live, " + mode,
 		Intro: strings.Join([]string{
 			"Eight processors on a crossbar each start with some of 600,000 independent unit tasks (a vector to multiply by a common 20 × 400 matrix). Moving a task costs β on both ends, computing it costs γ_i on processor i, and a processor does one thing at a time: compute, or take part in one transfer. The steady state is the flow of tasks that minimises the asymptotic makespan T. Model as in specs/mmdl.md; engine/mmdl computes the steady state (closed form: every processor imports or exports), builds an executable schedule of R rounds (order and times of every send, receive and compute, one transfer at a time per processor, a task computed only after it arrived) and simulates it; gen-report eval mmdl runs one instance.",
 			"Two schedules. The paper's (schedule = paper, the default; Section 2.3): R identical rounds, each flow one message per round; a round lasts T/R plus the latency α of each message of its busiest processor, and a processor computes in each round the tasks that arrived in the round before, so the first round only communicates and one more round at the end only computes. The paper accounts this as T + T/R + α·R; its simulation, like ours, ends the compute-only round when its computation does, at T + max γ_i·f_i/R + D·α·R (D messages per round). With one round there is no pipeline: the round communicates, then computes. The overlapped schedule (schedule = overlap) is the paper's future work (Section 6: process the initial load in the first round): every transfer as soon as both ends are free, every gap filled with computation of tasks the processor holds, its own load included.",
@@ -506,7 +514,7 @@ func (s *mmdlStudy) page(r *mmdlResults) report.Page {
 	p.Sections = append(p.Sections, s.calibSection(r))
 	p.Sections = append(p.Sections, report.Section{
 		Title: "Findings",
-		Intro: "The paper's claims, and the model's own promises, checked against the numbers above. Each finding puts the paper's number beside ours, computed from the data; each piece of evidence states its threshold; the verdicts are computed, not written by hand.",
+		Intro: "The paper's claims, and the model's own promises, checked against the numbers above. Each finding puts the paper's number beside ours, computed from the data, and the range the paper's words allow it, quoted in its tolerance: the model is deterministic, so a finding is reproduced when our number lies in that range and not reproduced when it does not (partly when some of its checks are and some are not). The verdicts are computed, not written by hand.",
 		Items: []any{report.Findings{Title: "The paper's findings against this engine", Items: mmdlFindings(r)}},
 	})
 	return p
@@ -521,7 +529,7 @@ func (s *mmdlStudy) table4(r *mmdlResults) *report.Table {
 	t := &report.Table{
 		ID:      "mmdl-table4",
 		Title:   "Table 4: the paper's times beside this engine's, R = 5",
-		Caption: "Times in seconds. Paper: Table 4's simulation (prediction) and actual-machine columns. Ours: the paper's schedule simulated; executed, before calibration the first guess's plan run with the calibrated parameters, after calibration the calibrated plan (its simulation); the overlapped schedule; T, the steady state's asymptotic makespan; and the formula T + T/R + α·R. A balanced load (ProcSet 1, Load 1) moves nothing, and there every schedule takes T.",
+		Caption: "Times in seconds. Paper: Table 4's simulation (prediction) and actual-machine columns. Ours: the paper's schedule simulated; executed, before calibration the first guess's plan run with the calibrated parameters, after calibration the calibrated plan (its simulation); the overlapped schedule; T, the steady state's asymptotic makespan; and the formula T + T/R + α·R. A balanced load (ProcSet 1, Load 1) moves nothing, and there every schedule takes T. A click on a row opens the mmdl scene with its case and parameters.",
 		Header:  []string{"case", "parameters", "paper: simulated", "ours: paper's schedule", "vs paper", "paper: measured", "ours: executed", "vs paper", "ours: overlapped", "ours: T", "ours: formula"},
 	}
 	for _, c := range r.Cases {
@@ -533,6 +541,11 @@ func (s *mmdlStudy) table4(r *mmdlResults) *report.Table {
 			sim, meas := paperSim(c.Case, cal), paperMeasured(c.Case, cal)
 			t.Rows = append(t.Rows, []string{c.Case.String(), name, f7(sim), f7(p.Makespan), pct3(relErr(p.Makespan, sim)),
 				f7(meas), f7(ex), pct(relErr(ex, meas)), f7(p.Overlap), f7(p.T), f7(p.Formula)})
+			not := ""
+			if !cal {
+				not = guessedNote
+			}
+			t.RowLinks = append(t.RowLinks, sceneLink(c.Case, cal, mmdlRounds, engine.Paper, "this row of Table 4", not))
 		}
 	}
 	return t
@@ -588,23 +601,27 @@ func roundsAxis(rs []int) report.Axis {
 func (s *mmdlStudy) roundsChart(r *mmdlResults) *report.LineChart {
 	var rs []int
 	var sim, meas, mk, ov, fo, T []float64
+	var paperLinks, ovLinks []*report.Link
 	for i, p := range r.Rounds {
 		rs = append(rs, p.R)
 		sim, meas = append(sim, paperTable5[i][0]), append(meas, paperTable5[i][1])
 		mk, ov, fo, T = append(mk, p.Makespan), append(ov, p.Overlap), append(fo, p.Formula), append(T, p.T)
+		what := fmt.Sprintf("Fig. 8 at R = %d", p.R)
+		paperLinks = append(paperLinks, sceneLink(mmdlFigCase, true, p.R, engine.Paper, what, ""))
+		ovLinks = append(ovLinks, sceneLink(mmdlFigCase, true, p.R, engine.Overlap, what, ""))
 	}
 	return &report.LineChart{
 		ID:      "mmdl-fig8",
 		Title:   "Fig. 8: time versus the number of rounds, ProcSet 2, Load 2",
-		Caption: "After calibration (0.294 / 0.0034). The paper's simulated and measured times (Table 5) beside the paper's schedule and the overlapped one simulated here, the formula T + T/R + α·R and T.",
+		Caption: "After calibration (0.294 / 0.0034). The paper's simulated and measured times (Table 5) beside the paper's schedule and the overlapped one simulated here, the formula T + T/R + α·R and T. A click on a point opens the mmdl scene at that R, with the overlapped schedule for its curve and the paper's for the others.",
 		X:       roundsAxis(rs), YName: "time (s)", Digits: 6,
 		Series: []report.Series{
-			{Name: "paper: simulated", Values: sim},
-			{Name: "paper: measured", Values: meas},
-			{Name: "ours: paper's schedule", Values: mk},
-			{Name: "ours: overlapped", Values: ov},
-			{Name: "ours: T + T/R + α·R", Values: fo},
-			{Name: "ours: T", Values: T},
+			{Name: "paper: simulated", Values: sim, Links: paperLinks},
+			{Name: "paper: measured", Values: meas, Links: paperLinks},
+			{Name: "ours: paper's schedule", Values: mk, Links: paperLinks},
+			{Name: "ours: overlapped", Values: ov, Links: ovLinks},
+			{Name: "ours: T + T/R + α·R", Values: fo, Links: paperLinks},
+			{Name: "ours: T", Values: T, Links: paperLinks},
 		},
 	}
 }
@@ -613,12 +630,13 @@ func (s *mmdlStudy) roundsTable(r *mmdlResults) *report.Table {
 	t := &report.Table{
 		ID:      "mmdl-table5",
 		Title:   "Table 5: the number of rounds and the time (s), ProcSet 2, Load 2",
-		Caption: "After calibration. Ours: the paper's schedule simulated, its difference from the paper's simulation in milliseconds (the paper prints microseconds), the overlapped schedule and what it saves, and the formula.",
+		Caption: "After calibration. Ours: the paper's schedule simulated, its difference from the paper's simulation in milliseconds (the paper prints microseconds), the overlapped schedule and what it saves, and the formula. A click on a row opens the mmdl scene at that R.",
 		Header:  []string{"R", "paper: simulated", "paper: measured", "ours: paper's schedule", "vs paper (ms)", "ours: overlapped", "overlap saves", "ours: T + T/R + α·R"},
 	}
 	for i, p := range r.Rounds {
 		t.Rows = append(t.Rows, []string{fmt.Sprint(p.R), f7(paperTable5[i][0]), f7(paperTable5[i][1]), f7(p.Makespan),
 			fmt.Sprintf("%+.3f", 1e3*(p.Makespan-paperTable5[i][0])), f7(p.Overlap), pct(-relErr(p.Overlap, p.Makespan)), f7(p.Formula)})
+		t.RowLinks = append(t.RowLinks, sceneLink(mmdlFigCase, true, p.R, engine.Paper, fmt.Sprintf("Table 5 at R = %d", p.R), ""))
 	}
 	return t
 }
@@ -626,22 +644,26 @@ func (s *mmdlStudy) roundsTable(r *mmdlResults) *report.Table {
 func (s *mmdlStudy) wideChart(r *mmdlResults) *report.LineChart {
 	var rs []int
 	var mk, ov, fo, T []float64
+	var paperLinks, ovLinks []*report.Link
 	for _, p := range r.Wide {
 		rs = append(rs, p.R)
 		mk, ov, fo, T = append(mk, p.Makespan), append(ov, p.Overlap), append(fo, p.Formula), append(T, p.T)
+		what := fmt.Sprintf("R = %d beyond Table 5", p.R)
+		paperLinks = append(paperLinks, sceneLink(mmdlFigCase, true, p.R, engine.Paper, what, ""))
+		ovLinks = append(ovLinks, sceneLink(mmdlFigCase, true, p.R, engine.Overlap, what, ""))
 	}
 	c := r.Cases[caseIndex(mmdlFigCase)]
 	return &report.LineChart{
 		ID:    "mmdl-rounds-wide",
 		Title: "Beyond Table 5: R up to past R*, ProcSet 2, Load 2",
-		Caption: fmt.Sprintf("After calibration; R on a log grid. R* = √(T/α) = %d minimises the formula (%.6g s there). The scheduler's own choice: R = %d with the paper's schedule (%.6g s), R = %d overlapped (%.6g s). Past the best R, the latency grows faster than the last round shrinks; the paper's schedule pays α for each of the D messages its busiest processor handles per round, so its best R lies near √(max γ_i·f_i/(D·α)), below R*.",
-			c.OptimalR, engine.FormulaTotal(c.After.T, r.Alpha, c.OptimalR), c.ChosenR, c.ChosenMakespan, c.ChosenROverlap, c.ChosenOverlap),
+		Caption: fmt.Sprintf("After calibration; R on a log grid. R* = √(T/α) = %d minimises the formula (%.6g s there). The scheduler's own choice: R = %d with the paper's schedule (%.6g s), R = %d overlapped (%.6g s). Past the best R, the latency grows faster than the last round shrinks; the paper's schedule pays α for each of the D messages its busiest processor handles per round, so its best R lies near √(max γ_i·f_i/(D·α)), below R*. A click on a point opens the mmdl scene at that R (capped to %d, the most rounds the scene draws).",
+			c.OptimalR, engine.FormulaTotal(c.After.T, r.Alpha, c.OptimalR), c.ChosenR, c.ChosenMakespan, c.ChosenROverlap, c.ChosenOverlap, scmmdl.MaxRounds),
 		X: roundsAxis(rs), YName: "time (s)", Digits: 6,
 		Series: []report.Series{
-			{Name: "ours: paper's schedule", Values: mk},
-			{Name: "ours: overlapped", Values: ov},
-			{Name: "ours: T + T/R + α·R", Values: fo},
-			{Name: "ours: T", Values: T},
+			{Name: "ours: paper's schedule", Values: mk, Links: paperLinks},
+			{Name: "ours: overlapped", Values: ov, Links: ovLinks},
+			{Name: "ours: T + T/R + α·R", Values: fo, Links: paperLinks},
+			{Name: "ours: T", Values: T, Links: paperLinks},
 		},
 	}
 }

@@ -132,8 +132,9 @@ func TestMmdlPage(t *testing.T) {
 	}
 	// T ≤ overlapped ≤ formula at the paper's round counts (R ≤ 20); the
 	// paper's schedule at T + max γ_i·f_i/R + D·α·R.
+	const slack = 1e-9 // relative: the simulation adds up thousands of float64 durations
 	for _, p := range append(append([]mmdlPoint(nil), r.Rounds...), r.Cases[4].Before, r.Cases[4].After) {
-		if p.Overlap < p.T*(1-mmdlBoundTol) || p.Overlap > p.Formula*(1+mmdlBoundTol) {
+		if p.Overlap < p.T*(1-slack) || p.Overlap > p.Formula*(1+slack) {
 			t.Errorf("R = %d: overlapped makespan %v outside [T %v, formula %v]", p.R, p.Overlap, p.T, p.Formula)
 		}
 		if p.Makespan < p.Overlap {
@@ -153,29 +154,16 @@ func TestMmdlFindingsSynthetic(t *testing.T) {
 	bad := *r
 	bad.Rounds = append([]mmdlPoint(nil), r.Rounds...)
 	bad.Rounds[3].Makespan = bad.Rounds[3].Formula * 1.01
-	if f := findingBounds(&bad); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Evidence, "Outside: R = 4") {
+	if f := findingBounds(&bad); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Evidence, "Not reproduced: R = 4") {
 		t.Errorf("bounds with one outlier: %s (%s)", f.Verdict, f.Evidence)
 	}
 
-	// Table 5: one value 1 % off is no longer reproduced.
+	// Table 5: one value 0.5 % off is no longer reproduced.
 	off := *r
 	off.Rounds = append([]mmdlPoint(nil), r.Rounds...)
 	off.Rounds[9].Makespan *= 1.005
 	if f := findingTable5(&off); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Ours, "R = 10") {
 		t.Errorf("Table 5 with R = 10 0.5 %% off: %s (%s)", f.Verdict, f.Ours)
-	}
-	off.Rounds[9].Makespan *= 1.02
-	if f := findingTable5(&off); f.Verdict != report.NotReproduced {
-		t.Errorf("Table 5 with R = 10 2.5 %% off: %s (%s)", f.Verdict, f.Ours)
-	}
-	// The first guess's plan that happened to run faster breaks finding 5.
-	fast := *r
-	fast.Cases = append([]mmdlCaseResult(nil), r.Cases...)
-	for i := range fast.Cases {
-		fast.Cases[i].Executed = fast.Cases[i].After.Makespan * 0.9
-	}
-	if f := findingRescheduleShortens(&fast); f.Verdict != report.NotReproduced {
-		t.Errorf("reschedule shortens, with every guessed plan faster: %s (%s)", f.Verdict, f.Ours)
 	}
 
 	// Calibration: error rising is not reproduced; no loop is not checkable.

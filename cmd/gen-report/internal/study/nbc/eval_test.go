@@ -15,6 +15,8 @@ func TestEvalNbc(t *testing.T) {
 		{"eval_nbc_nbcf2.stdout", "eval nbc -nodes 2 -msg 5MB -matrix 4000 -method nbcf-test"},
 		{"eval_nbc_oversub.stdout", "eval nbc -nodes 8 -msg 64KiB -matrix 8000 -method tcc -oversubscribe -collectives 4 -queue 2 -time_slice 1e-4"},
 		{"eval_nbc_calibrated32.stdout", "eval nbc -nodes 32 -msg 500KB -matrix 30000 -method nbct -progress_call 4.06e-7 -thread_create 3.71e-4 -poll_interference 0.111"},
+		// docs/nbc.md's re-measure command: the plausible calibration with memory sharing.
+		{"eval_nbc_memory32.stdout", "eval nbc -nodes 32 -msg 500KB -matrix 30000 -method nbct -memory_share -dma_traffic 0.693 -progress_call 1e-7 -thread_create 1.109e-4 -mutex_handoff 2e-6 -poll_interference 0.05"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { clitest.EvalGolden(t, cmd, tc.name, tc.args) })
 	}
@@ -73,7 +75,9 @@ func TestEvalNbcBadInput(t *testing.T) {
 		{"eval nbc -sockets 4 -cores 2", "eval nbc: -sockets = 4 is out of range: want an integer in [1, 2]"},
 		{"eval nbc -eager_limit -1", "-eager_limit = -1 is out of range"},
 		{"eval nbc -mutex_handoff NaN", "-mutex_handoff = NaN is out of range"},
-		{"eval nbc -time_slice 0", "-time_slice = 0 is out of range: want a time in seconds in (0, 1]"},
+		{"eval nbc -time_slice 0", "eval nbc: -time_slice = 0 is out of range: want a time in seconds in [0.0001, 1] (Linux's CFS refuses a granularity under 100 µs)"},
+		{"eval nbc -dma_traffic 1.5", "eval nbc: -dma_traffic = 1.5 is out of range: want a ratio in [0, 1]"},
+		{"eval nbc -memory_share=sometimes", `invalid boolean value "sometimes" for -memory_share`},
 		{"eval nbc -sockets 0", "-sockets = 0 is out of range"},
 		{"eval nbc -test_threads every", `eval nbc: -test_threads = "every" is out of range: want all or master`},
 		{"eval nbc -poll_interference -0.1", "eval nbc: -poll_interference = -0.1 is out of range: want a ratio in [0, 10]"},

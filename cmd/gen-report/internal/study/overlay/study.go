@@ -276,6 +276,11 @@ func (s *overlayStudy) Run(ctx context.Context, owned []bool, progress func(done
 	})
 }
 
+var _ study.TrialCounter = (*overlayStudy)(nil) // gen-report status counts its trials
+
+// PointTrials is 1: every point is one Integer Sort run of its own draws.
+func (s *overlayStudy) PointTrials(int, json.RawMessage) (int, error) { return 1, nil }
+
 // Page builds the page from every run's result and the measurement side.
 func (s *overlayStudy) Page(raw []json.RawMessage) (report.Page, error) {
 	r, err := s.results(raw)
