@@ -113,6 +113,7 @@ type bbox struct {
 	some, bad      bool
 }
 
+//go:noinline
 func (b *bbox) point(p Point) {
 	if !(math.Abs(p.X) <= math.MaxFloat32 && math.Abs(p.Y) <= math.MaxFloat32) {
 		b.bad = true

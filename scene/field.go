@@ -106,6 +106,8 @@ const MaxShown = shown.Max
 
 // Cut shortens s to MaxShown characters (runes), marking the cut with
 // "…" and how long s was, for messages that quote user input.
+//
+//go:noinline
 func Cut(s string) string { return shown.Cut(s) }
 
 // Want says in words what the field accepts, e.g. "a power of two in [2, 64]".
@@ -182,12 +184,16 @@ func (f Field) Parse(s string) (string, error) {
 type Values map[string]string
 
 // Float returns the value of key as a number (0 if absent).
+//
+//go:noinline
 func (v Values) Float(key string) float64 {
 	x, _ := strconv.ParseFloat(v[key], 64)
 	return x
 }
 
 // Int returns the value of key as an int (0 if absent).
+//
+//go:noinline
 func (v Values) Int(key string) int { return int(v.Float(key)) }
 
 // Bool returns the value of key as a bool.

@@ -437,6 +437,7 @@ func (a *app) Cancel() bool {
 	return true
 }
 
+//go:noinline
 func (a *app) cancelJob() {
 	if a.job != nil {
 		a.job.Cancel()

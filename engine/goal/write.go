@@ -39,6 +39,7 @@ func NewWriter(w io.Writer, numRanks int) *Writer {
 	return wr
 }
 
+//go:noinline
 func (w *Writer) flush() {
 	if w.err == nil {
 		_, w.err = w.w.Write(w.buf)

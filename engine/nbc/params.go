@@ -303,6 +303,8 @@ type Params struct {
 func Default() Params { return Paper32Nodes(TCC) }
 
 // base holds everything but the experiment's size.
+//
+//go:noinline
 func base(m Method) Params {
 	return Params{
 		Method:          m,
@@ -344,6 +346,8 @@ func Paper2Nodes(m Method) Params {
 
 // Paper32Nodes is the paper's Fig. 2 setup: 32 nodes, 500 KB messages, a
 // 30,000 × 30,000 matrix.
+//
+//go:noinline
 func Paper32Nodes(m Method) Params {
 	p := base(m)
 	p.Nodes, p.Msg, p.Matrix = 32, 500e3, 30000

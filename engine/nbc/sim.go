@@ -481,6 +481,8 @@ func (m *model) act(r int, a action, now float64) {
 
 // track records when rank 0's collectives progress by themselves: one is
 // in progress and nothing waits for a thread to enter the library.
+//
+//go:noinline
 func (m *model) track(r int, now float64) {
 	if r != 0 {
 		return

@@ -137,6 +137,7 @@ type chromeWriter struct {
 	err    error
 }
 
+//go:noinline
 func (e *chromeWriter) raw(s string) {
 	if e.err == nil {
 		_, e.err = e.w.WriteString(s)
@@ -144,6 +145,8 @@ func (e *chromeWriter) raw(s string) {
 }
 
 // flush writes what the appenders left in buf.
+//
+//go:noinline
 func (e *chromeWriter) flush() {
 	if e.err == nil {
 		_, e.err = e.w.Write(e.buf)

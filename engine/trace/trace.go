@@ -108,6 +108,8 @@ type Trace struct {
 }
 
 // New returns an empty trace of the given model with n lanes named by name(i).
+//
+//go:noinline
 func New(model string, n int, name func(i int) string) *Trace {
 	t := &Trace{Model: model, Lanes: make([]Lane, n)}
 	for i := range t.Lanes {

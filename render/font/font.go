@@ -95,9 +95,13 @@ func Width(s string, size float64, bold bool) float64 {
 
 // Ascent and Descent are the font's extent above and below the baseline at
 // size px (both positive), for placing text inside boxes.
+//
+//go:noinline
 func Ascent(size float64) float64 { return metrics(size).Ascent }
 
 // Descent: see Ascent.
+//
+//go:noinline
 func Descent(size float64) float64 { return metrics(size).Descent }
 
 type vmetrics struct{ Ascent, Descent float64 }

@@ -176,6 +176,7 @@ func (p *painter) arrange(top float64) {
 	p.axisY = p.panels[n-1].lanes.Y1
 }
 
+//go:noinline
 func rankLabel(r int) string { return "r" + strconv.Itoa(r) }
 
 // header names the side's file and parameters and, once the playhead has
