@@ -108,12 +108,8 @@ func ValidateHandles(evs []HandleEvent) error {
 		slot  [2]int // enqueue, dequeue
 	}
 	var hs []life
-	var errs []error
-	report := func(format string, args ...any) {
-		if len(errs) < 10 {
-			errs = append(errs, fmt.Errorf(format, args...))
-		}
-	}
+	var errs problems
+	report := errs.add
 	last := 0.0
 	fin := [2]int{}
 	finAt := [2]float64{}
@@ -214,4 +210,16 @@ func ValidateHandles(evs []HandleEvent) error {
 		report("no handle issued")
 	}
 	return errors.Join(errs...)
+}
+
+// problems collects the first ten problems a check finds. add is not
+// inlined: the check reports from many places, and a copy of
+// fmt.Errorf at each is wasm the page pays for (docs/visualizer.md).
+type problems []error
+
+//go:noinline
+func (p *problems) add(format string, args ...any) {
+	if len(*p) < 10 {
+		*p = append(*p, fmt.Errorf(format, args...))
+	}
 }

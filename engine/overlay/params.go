@@ -308,12 +308,6 @@ func (e *RangeError) Error() string {
 
 // Validate reports the first parameter outside its range, naming it.
 func (p Params) Validate() error {
-	intRange := func(field string, v, lo, hi int) error {
-		if v < lo || v > hi {
-			return &RangeError{field, fmt.Sprint(v), fmt.Sprintf("an integer in [%d, %d]", lo, hi)}
-		}
-		return nil
-	}
 	if err := intRange("nodes", p.Nodes, 1, MaxProcs); err != nil {
 		return err
 	}
@@ -386,6 +380,18 @@ func (p Params) Validate() error {
 		if !(c.v >= minRate && c.v <= maxRate) {
 			return &RangeError{c.field, fmt.Sprint(c.v), fmt.Sprintf("a rate in [%g, %g] B/s", float64(minRate), maxRate)}
 		}
+	}
+	return nil
+}
+
+// intRange is nil when lo ≤ v ≤ hi, else the error that names field and
+// the range. Not inlined: Validate calls it at several places, and each
+// copy is wasm the page pays for (docs/visualizer.md).
+//
+//go:noinline
+func intRange(field string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return &RangeError{field, fmt.Sprint(v), fmt.Sprintf("an integer in [%d, %d]", lo, hi)}
 	}
 	return nil
 }
