@@ -53,9 +53,13 @@ func (f *Frame) Line(x0, y0, x1, y1 float64, st render.Style) {
 }
 
 // VLine adds a vertical line at x from y0 to y1.
+//
+//go:noinline
 func (f *Frame) VLine(x, y0, y1 float64, st render.Style) { f.Line(x, y0, x, y1, st) }
 
 // HLine adds a horizontal line at y from x0 to x1.
+//
+//go:noinline
 func (f *Frame) HLine(x0, x1, y float64, st render.Style) { f.Line(x0, y, x1, y, st) }
 
 // Body is the canvas inside the margin from top (where the legend ends)
