@@ -482,6 +482,24 @@
     $('places').hidden = list.childElementCount === 0;
   }
 
+  // showTime writes "now / end" as two spans (the text reads the same),
+  // so that a phone can put the end under the time when a scene's unit
+  // is a long word ("44.2 additions / 44.2 additions" would wrap mid-way
+  // and overflow the bar).
+  function showTime(now, end) {
+    const el = $('time');
+    if (el.textContent === now + ' / ' + end) {
+      return;
+    }
+    const a = document.createElement('span');
+    a.className = 'time-now';
+    a.textContent = now;
+    const b = document.createElement('span');
+    b.className = 'time-end';
+    b.textContent = ' / ' + end;
+    el.replaceChildren(a, b);
+  }
+
   // showPaper lists, when the run's parameters are one of its paper's
   // points, the paper's number beside the run's (state().paper): "paper:
   // 1.271× (where) · commlab: 1.873×", each under what it compares,
@@ -583,7 +601,7 @@
     if (scrub !== editing || st.playing) {
       scrub.value = String(st.t);
     }
-    $('time').textContent = st.timeText + ' / ' + st.endText;
+    showTime(st.timeText, st.endText);
 
     showNumbers(st.results);
     if (st.query !== lastQuery) {

@@ -170,6 +170,14 @@ func TestPaperPointWidths(t *testing.T) {
 			if over > 0 || box.W < 1 || box.X < panel.X-0.5 || box.X+box.W > panel.X+panel.W+0.5 {
 				t.Errorf("%s: the box %+v in the panel %+v, %d lines wider than it", what, box, panel, over)
 			}
+			// The bar's time ("44.2 additions / 44.2 additions" for logp)
+			// fits beside the buttons: the bar clips what overflows it.
+			tm := s.rectOf(`document.getElementById('time')`)
+			bar := s.rectOf(`document.querySelector('.transport')`)
+			clipped := eval[bool](s, `((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)(document.getElementById('time'))`)
+			if tm.W < 1 || clipped || tm.X+tm.W > float64(w)+0.5 || tm.Y < bar.Y-0.5 || tm.Y+tm.H > bar.Y+bar.H+0.5 {
+				t.Errorf("%s: the bar's time %+v does not fit in the bar %+v (its text clipped: %v)", what, tm, bar, clipped)
+			}
 			s.snap(fmt.Sprintf("paper-%s-%d.png", name, w))
 			eval[any](s, `document.getElementById('paper-point').scrollIntoView({block: 'center'})`)
 			s.snap(fmt.Sprintf("paper-%s-%d-box.png", name, w))
