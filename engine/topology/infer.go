@@ -604,6 +604,8 @@ func (in *inference) below(l, e int) bool {
 }
 
 // branch is the index of e's child whose subtree holds leaf l, or -1.
+//
+//go:noinline
 func (in *inference) branch(l, e int) int {
 	for ; l >= 0; l = in.parent[l] {
 		if in.parent[l] == e {
