@@ -9,6 +9,7 @@ import (
 	"syscall/js"
 
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 	"commlab/scene"
 )
 
@@ -358,7 +359,7 @@ func (g *game) traceJSON() ([]byte, error) {
 	tr := g.app.run.Trace()
 	g.mu.Unlock()
 	if tr == nil {
-		return nil, fmt.Errorf("this run has no trace")
+		return nil, errf.Errorf("this run has no trace")
 	}
 	var b bytes.Buffer
 	if err := trace.WriteChrome(&b, tr); err != nil {

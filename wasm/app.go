@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"commlab/engine/cost"
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
@@ -143,7 +144,7 @@ func startApp(reg scene.Registry, query string, launch launcher) (*app, error) {
 		}
 		st.Values = def.Values
 		if run, err = a.sc.Build(st.Values, st.Seed); err != nil {
-			return nil, fmt.Errorf("scene %s does not build with its defaults: %w", st.Scene, err)
+			return nil, errf.Errorf("scene %s does not build with its defaults: %w", st.Scene, err)
 		}
 	}
 	a.st = st

@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"commlab/internal/errf"
 )
 
 // MaxP is the largest number of processes Run accepts: 2^24 processes use
@@ -88,7 +90,7 @@ func (o *OSPhase) Set(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("want one of %s", strings.Join(osPhaseNames[:], ", "))
+	return errf.Errorf("want one of %s", strings.Join(osPhaseNames[:], ", "))
 }
 
 func (o OSPhase) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
@@ -134,7 +136,7 @@ func (w *NetWait) Set(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("want one of %s", strings.Join(netWaitNames[:], ", "))
+	return errf.Errorf("want one of %s", strings.Join(netWaitNames[:], ", "))
 }
 
 func (w NetWait) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
@@ -187,7 +189,7 @@ func (h *OSHits) Set(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("want one of %s", strings.Join(osHitsNames[:], ", "))
+	return errf.Errorf("want one of %s", strings.Join(osHitsNames[:], ", "))
 }
 
 func (h OSHits) MarshalText() ([]byte, error) { return []byte(h.String()), nil }

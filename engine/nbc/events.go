@@ -3,6 +3,8 @@ package nbc
 import (
 	"errors"
 	"fmt"
+
+	"commlab/internal/errf"
 )
 
 // Result is one run of the experiment. Times are in seconds.
@@ -74,7 +76,7 @@ func (k EventKind) String() string {
 // MarshalText writes the kind's name, so JSON events read as words.
 func (k EventKind) MarshalText() ([]byte, error) {
 	if k >= numEventKinds {
-		return nil, fmt.Errorf("nbc: unknown event kind %d", k)
+		return nil, errf.Errorf("nbc: unknown event kind %d", k)
 	}
 	return []byte(eventNames[k]), nil
 }
@@ -220,6 +222,6 @@ type problems []error
 //go:noinline
 func (p *problems) add(format string, args ...any) {
 	if len(*p) < 10 {
-		*p = append(*p, fmt.Errorf(format, args...))
+		*p = append(*p, errf.Errorf(format, args...))
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"commlab/internal/errf"
 )
 
 // Method is one implementation of the non-blocking Alltoall the paper
@@ -45,7 +47,7 @@ func (m *Method) Set(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown method %q (want one of %s)", s, methodList())
+	return errf.Errorf("unknown method %q (want one of %s)", s, methodList())
 }
 
 func methodList() string {

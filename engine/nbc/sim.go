@@ -7,6 +7,7 @@ import (
 	"commlab/engine/des"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 )
 
 // Event kinds of the discrete-event model.
@@ -363,7 +364,7 @@ func (m *model) simulate() error {
 	}
 	for r := range m.ranks {
 		if !m.ranks[r].ended {
-			return fmt.Errorf("nbc: internal error: rank %d stopped at step %d of %d (deadlock in the model)", r, m.ranks[r].pc, len(m.prog))
+			return errf.Errorf("nbc: internal error: rank %d stopped at step %d of %d (deadlock in the model)", r, m.ranks[r].pc, len(m.prog))
 		}
 	}
 	return nil

@@ -3,6 +3,8 @@ package overlay
 import (
 	"fmt"
 	"strings"
+
+	"commlab/internal/errf"
 )
 
 // Policy is how each process chooses its static connections (the paper's
@@ -36,7 +38,7 @@ func (p *Policy) Set(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown policy %q (want one of %s)", s, policyList())
+	return errf.Errorf("unknown policy %q (want one of %s)", s, policyList())
 }
 
 func policyList() string {
@@ -89,7 +91,7 @@ func (p *Pattern) Set(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown pattern %q (want one of shift, pairwise, random)", s)
+	return errf.Errorf("unknown pattern %q (want one of shift, pairwise, random)", s)
 }
 
 // Handshake is who completes a shortcut's TCP handshake, and so when a
@@ -141,7 +143,7 @@ func (h *Handshake) Set(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown handshake %q (want kernel or application)", s)
+	return errf.Errorf("unknown handshake %q (want kernel or application)", s)
 }
 
 // Limits of the parameters.

@@ -1,11 +1,11 @@
 package topology
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"commlab/engine/detmath"
+	"commlab/internal/errf"
 )
 
 // Net is the network model behind the simulated measurements. Times are in
@@ -50,7 +50,7 @@ func (n Net) Validate() error {
 		}
 	}
 	if n.Pings < 1 || n.Pings > 1000 {
-		return fmt.Errorf("topology: net pings = %d, want 1 … 1000", n.Pings)
+		return errf.Errorf("topology: net pings = %d, want 1 … 1000", n.Pings)
 	}
 	return nil
 }
@@ -145,7 +145,7 @@ func expDelay(rng *rand.Rand, mean float64) float64 {
 //go:noinline
 func checkNet(name string, v, lo, hi float64) error {
 	if math.IsNaN(v) || v < lo || v > hi {
-		return fmt.Errorf("topology: net %s = %v, want %g … %g", name, v, lo, hi)
+		return errf.Errorf("topology: net %s = %v, want %g … %g", name, v, lo, hi)
 	}
 	return nil
 }

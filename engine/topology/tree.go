@@ -1,9 +1,9 @@
 package topology
 
 import (
-	"fmt"
 	"slices"
 
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 	"commlab/internal/shown"
 )
@@ -69,18 +69,18 @@ func (t *Tree) index() *index {
 func (t *Tree) build() (*index, error) {
 	n, s := len(t.Nodes), len(t.Switches)
 	if n == 0 {
-		return nil, fmt.Errorf("topology: tree has no nodes")
+		return nil, errf.Errorf("topology: tree has no nodes")
 	}
 	if s == 0 {
-		return nil, fmt.Errorf("topology: tree has no switches")
+		return nil, errf.Errorf("topology: tree has no switches")
 	}
 	names := make(map[string]int, n)
 	for i, name := range t.Nodes {
 		if name == "" {
-			return nil, fmt.Errorf("topology: node %d has an empty name", i)
+			return nil, errf.Errorf("topology: node %d has an empty name", i)
 		}
 		if j, dup := names[name]; dup {
-			return nil, fmt.Errorf("topology: nodes %d and %d are both named %q", j, i, shown.Cut(name))
+			return nil, errf.Errorf("topology: nodes %d and %d are both named %q", j, i, shown.Cut(name))
 		}
 		names[name] = i
 	}
@@ -96,15 +96,15 @@ func (t *Tree) build() (*index, error) {
 	root := -1
 	for i, sw := range t.Switches {
 		if sw.ID != i {
-			return nil, fmt.Errorf("topology: switch %d has id %d (want its index %d)", i, sw.ID, i)
+			return nil, errf.Errorf("topology: switch %d has id %d (want its index %d)", i, sw.ID, i)
 		}
 		if sw.Parent < -1 || sw.Parent >= s || sw.Parent == i {
-			return nil, fmt.Errorf("topology: switch %d has parent %d (want -1 for the root or another switch in [0, %d))", i, sw.Parent, s)
+			return nil, errf.Errorf("topology: switch %d has parent %d (want -1 for the root or another switch in [0, %d))", i, sw.Parent, s)
 		}
 		ix.parent[i] = sw.Parent
 		if sw.Parent == -1 {
 			if root >= 0 {
-				return nil, fmt.Errorf("topology: switches %d and %d are both roots (parent -1)", root, i)
+				return nil, errf.Errorf("topology: switches %d and %d are both roots (parent -1)", root, i)
 			}
 			root = i
 		} else {
@@ -112,16 +112,16 @@ func (t *Tree) build() (*index, error) {
 		}
 		for _, v := range sw.Nodes {
 			if v < 0 || v >= n {
-				return nil, fmt.Errorf("topology: switch %d lists node %d (want [0, %d))", i, v, n)
+				return nil, errf.Errorf("topology: switch %d lists node %d (want [0, %d))", i, v, n)
 			}
 			if ix.leafOf[v] >= 0 {
-				return nil, fmt.Errorf("topology: node %d (%s) is on switches %d and %d", v, t.Nodes[v], ix.leafOf[v], i)
+				return nil, errf.Errorf("topology: node %d (%s) is on switches %d and %d", v, t.Nodes[v], ix.leafOf[v], i)
 			}
 			ix.leafOf[v] = i
 		}
 	}
 	if root < 0 {
-		return nil, fmt.Errorf("topology: no root switch (parent -1)")
+		return nil, errf.Errorf("topology: no root switch (parent -1)")
 	}
 	// Depths from the root; a switch never reached is on a cycle.
 	ix.depth[root] = 0
@@ -133,15 +133,15 @@ func (t *Tree) build() (*index, error) {
 		}
 	}
 	if len(order) != s {
-		return nil, fmt.Errorf("topology: %d switches are not connected to the root (a parent cycle)", s-len(order))
+		return nil, errf.Errorf("topology: %d switches are not connected to the root (a parent cycle)", s-len(order))
 	}
 	for i, sw := range t.Switches {
 		leaf := len(ix.children[i]) == 0
 		if leaf && len(sw.Nodes) == 0 {
-			return nil, fmt.Errorf("topology: leaf switch %d has no nodes", i)
+			return nil, errf.Errorf("topology: leaf switch %d has no nodes", i)
 		}
 		if !leaf && len(sw.Nodes) > 0 {
-			return nil, fmt.Errorf("topology: switch %d has both child switches and nodes (nodes go on leaf switches)", i)
+			return nil, errf.Errorf("topology: switch %d has both child switches and nodes (nodes go on leaf switches)", i)
 		}
 		if leaf {
 			ix.leaves = append(ix.leaves, i)
@@ -149,7 +149,7 @@ func (t *Tree) build() (*index, error) {
 	}
 	for v, l := range ix.leafOf {
 		if l < 0 {
-			return nil, fmt.Errorf("topology: node %d (%s) is on no switch", v, t.Nodes[v])
+			return nil, errf.Errorf("topology: node %d (%s) is on no switch", v, t.Nodes[v])
 		}
 	}
 	return ix, nil
@@ -209,6 +209,8 @@ func (t *Tree) Path(u, v int) []Link {
 }
 
 // appendPath appends the links from switch a to switch b.
+//
+//go:noinline
 func (ix *index) appendPath(dst []Link, a, b int) []Link {
 	var buf [16]Link // the way down, on the stack for trees up to 16 deep
 	down := buf[:0]

@@ -13,8 +13,8 @@ package topology
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 	"commlab/internal/shown"
 )
@@ -41,7 +41,7 @@ func (t *Tree) MarshalJSON() ([]byte, error) {
 		js := switchJSON{ID: sw.ID, Parent: sw.Parent}
 		for _, v := range sw.Nodes {
 			if v < 0 || v >= len(t.Nodes) {
-				return nil, fmt.Errorf("topology: switch %d lists node %d (want [0, %d))", i, v, len(t.Nodes))
+				return nil, errf.Errorf("topology: switch %d lists node %d (want [0, %d))", i, v, len(t.Nodes))
 			}
 			js.Nodes = append(js.Nodes, t.Nodes[v])
 		}
@@ -64,14 +64,14 @@ func (t *Tree) UnmarshalJSON(b []byte) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
 		if msg := err.Error(); len(msg) > 200 { // a long unknown key, quoted whole
-			return fmt.Errorf("topology: tree JSON: %s", shown.Quoted(msg))
+			return errf.Errorf("topology: tree JSON: %s", shown.Quoted(msg))
 		}
-		return fmt.Errorf("topology: tree JSON: %w", err)
+		return errf.Errorf("topology: tree JSON: %w", err)
 	}
 	ids := make(map[string]int, len(in.Nodes))
 	for i, name := range in.Nodes {
 		if _, dup := ids[name]; dup {
-			return fmt.Errorf("topology: tree JSON: \"nodes\"[%d]: name %q appears twice", i, shown.Cut(name))
+			return errf.Errorf("topology: tree JSON: \"nodes\"[%d]: name %q appears twice", i, shown.Cut(name))
 		}
 		ids[name] = i
 	}
@@ -81,7 +81,7 @@ func (t *Tree) UnmarshalJSON(b []byte) error {
 		for _, name := range js.Nodes {
 			v, ok := ids[name]
 			if !ok {
-				return fmt.Errorf("topology: tree JSON: \"switches\"[%d]: node %q is not in \"nodes\"", i, shown.Cut(name))
+				return errf.Errorf("topology: tree JSON: \"switches\"[%d]: node %q is not in \"nodes\"", i, shown.Cut(name))
 			}
 			sw.Nodes = append(sw.Nodes, v)
 		}
@@ -96,16 +96,16 @@ func (t *Tree) UnmarshalJSON(b []byte) error {
 			}
 		}
 		if len(in.Edges) != want {
-			return fmt.Errorf("topology: tree JSON: \"edges\" has %d edges, the parents give %d", len(in.Edges), want)
+			return errf.Errorf("topology: tree JSON: \"edges\" has %d edges, the parents give %d", len(in.Edges), want)
 		}
 		for k, e := range in.Edges {
 			if e[1] < 0 || e[1] >= len(nt.Switches) || nt.Switches[e[1]].Parent != e[0] {
-				return fmt.Errorf("topology: tree JSON: \"edges\"[%d] = [%d, %d] does not match switch %d's parent", k, e[0], e[1], e[1])
+				return errf.Errorf("topology: tree JSON: \"edges\"[%d] = [%d, %d] does not match switch %d's parent", k, e[0], e[1], e[1])
 			}
 		}
 	}
 	if err := nt.Validate(); err != nil {
-		return fmt.Errorf("topology: tree JSON: %w", err)
+		return errf.Errorf("topology: tree JSON: %w", err)
 	}
 	*t = nt
 	return nil

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"commlab/internal/errf"
 )
 
 // WriteChrome writes t as Chrome trace-event JSON
@@ -165,7 +167,7 @@ func (e *chromeWriter) int(i int) {
 func (e *chromeWriter) float(f float64) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		if e.err == nil {
-			e.err = fmt.Errorf("trace: Chrome export: time %v is not finite", f)
+			e.err = errf.Errorf("trace: Chrome export: time %v is not finite", f)
 		}
 		return
 	}
@@ -233,7 +235,7 @@ func (e *chromeWriter) ns(t float64) int64 {
 			if !math.IsInf(t, 0) && !math.IsNaN(t) {
 				what = fmt.Sprintf("is beyond the %g ns the export writes exactly", float64(maxNS))
 			}
-			e.err = fmt.Errorf("trace: Chrome export: time %v %s", t, what)
+			e.err = errf.Errorf("trace: Chrome export: time %v %s", t, what)
 		}
 		return 0
 	}

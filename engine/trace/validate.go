@@ -2,8 +2,9 @@ package trace
 
 import (
 	"errors"
-	"fmt"
 	"math"
+
+	"commlab/internal/errf"
 )
 
 // Validate checks the invariants every model's traces keep:
@@ -81,6 +82,6 @@ type problems []error
 //go:noinline
 func (p *problems) add(format string, args ...any) {
 	if len(*p) < 10 {
-		*p = append(*p, fmt.Errorf(format, args...))
+		*p = append(*p, errf.Errorf(format, args...))
 	}
 }

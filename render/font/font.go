@@ -2,8 +2,9 @@ package font
 
 import (
 	_ "embed"
-	"fmt"
 	"sync"
+
+	"commlab/internal/errf"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
@@ -32,7 +33,7 @@ var parsed = sync.OnceValues(func() ([2]*opentype.Font, error) {
 	for i, ttf := range [][]byte{regularTTF, boldTTF} {
 		f, err := opentype.Parse(ttf)
 		if err != nil {
-			return fs, fmt.Errorf("font: embedded Go font %d: %w", i, err)
+			return fs, errf.Errorf("font: embedded Go font %d: %w", i, err)
 		}
 		fs[i] = f
 	}

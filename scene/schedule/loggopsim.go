@@ -2,13 +2,13 @@ package schedule
 
 import (
 	_ "embed"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"commlab/engine/goal"
+	"commlab/internal/errf"
 	"commlab/scene"
 )
 
@@ -54,19 +54,19 @@ func parseAnswers(text string) ([]LogGOPSimAnswer, error) {
 	for i, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		c := strings.Split(line, "\t")
 		if len(c) != 3 {
-			return nil, fmt.Errorf("expected.tsv:%d: %d columns, want 3 (file, flags, end)", i+1, len(c))
+			return nil, errf.Errorf("expected.tsv:%d: %d columns, want 3 (file, flags, end)", i+1, len(c))
 		}
 		name := strings.TrimSuffix(strings.TrimPrefix(c[0], "ex_"), ".goal")
 		if !slices.Contains(Examples, name) {
-			return nil, fmt.Errorf("expected.tsv:%d: %s is no shipped example", i+1, c[0])
+			return nil, errf.Errorf("expected.tsv:%d: %s is no shipped example", i+1, c[0])
 		}
 		p, err := parseFlags(c[1])
 		if err != nil {
-			return nil, fmt.Errorf("expected.tsv:%d: %w", i+1, err)
+			return nil, errf.Errorf("expected.tsv:%d: %w", i+1, err)
 		}
 		end, err := strconv.ParseInt(c[2], 10, 64)
 		if err != nil || end < 0 {
-			return nil, fmt.Errorf("expected.tsv:%d: end %q: want a whole number of ns", i+1, c[2])
+			return nil, errf.Errorf("expected.tsv:%d: end %q: want a whole number of ns", i+1, c[2])
 		}
 		out = append(out, LogGOPSimAnswer{Example: name, Flags: c[1], Params: p, End: end})
 	}
@@ -83,12 +83,12 @@ func parseFlags(flags string) (goal.Params, error) {
 	}
 	f := strings.Split(flags, " ")
 	if len(f)%2 != 0 {
-		return p, fmt.Errorf("flags %q: want pairs such as -L 3000", flags)
+		return p, errf.Errorf("flags %q: want pairs such as -L 3000", flags)
 	}
 	for i := 0; i < len(f); i += 2 {
 		x, err := strconv.ParseInt(f[i+1], 10, 64)
 		if err != nil {
-			return p, fmt.Errorf("flags %q: %s %q is no whole number", flags, f[i], f[i+1])
+			return p, errf.Errorf("flags %q: %s %q is no whole number", flags, f[i], f[i+1])
 		}
 		switch f[i] {
 		case "-L":
@@ -104,7 +104,7 @@ func parseFlags(flags string) (goal.Params, error) {
 		case "-S":
 			p.S = x
 		default:
-			return p, fmt.Errorf("flags %q: unknown flag %s (want -L, -o, -g, -G, -O or -S)", flags, f[i])
+			return p, errf.Errorf("flags %q: unknown flag %s (want -L, -o, -g, -G, -O or -S)", flags, f[i])
 		}
 	}
 	return p, p.Validate()
