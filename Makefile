@@ -53,9 +53,9 @@ report-slurm:
 	@if [[ -z "$${OUT:-}" ]]; then echo "make report-slurm: give OUT=DIR, where the report goes (on a file system the compute nodes share)"; exit 2; fi
 	deploy/slurm/submit.sh -shards $(SHARDS) -out "$$OUT"
 
-## readme: rewrite README.md's "paper vs commlab" tables from the full report in site/reports (run make report first)
+## readme: rewrite the "paper vs commlab" table at the end of each paper's docs/PAGE.md from the full report in site/reports (run make report first; TestReadmeTables fails while one is stale)
 readme:
-	$(GO) run ./cmd/gen-report readme -from $(REPORTS)
+	$(GO) run ./cmd/gen-report readme -from $(REPORTS) -docs docs
 
 ## thumbs: the index page's scene thumbnails (480x270 PNGs of each scene's last frame) and the scene pages' stills (960x540, their opening view, each theme) into site/thumbs
 thumbs:

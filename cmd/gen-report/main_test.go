@@ -201,19 +201,23 @@ func testMergeRefuses(t *testing.T, names []string, dir string) {
 		t.Fatal(err)
 	}
 	text := string(orig)
-	// The first allreduce result held by part 1, to tamper with.
+	// The first allreduce result held by part 1, to tamper with: a cell
+	// of the adaptive sweep, {"trials":N,…,"mean_by_T":[t0,…],…}.
 	i := strings.Index(text, `"results":{"`) + len(`"results":{"`)
 	key := text[i : i+strings.Index(text[i:], `"`)]
-	first := `"` + key + `":[[`
-	at := strings.Index(text, first) + len(first)
+	first := `"` + key + `":{"trials":`
+	cellAt := strings.Index(text, first)
+	trials := text[cellAt+len(first) : cellAt+len(first)+strings.IndexAny(text[cellAt+len(first):], ",}")]
+	means := `"mean_by_T":[`
+	at := cellAt + strings.Index(text[cellAt:], means) + len(means)
 	num := text[at : at+strings.IndexAny(text[at:], ",]")]
 	for _, tc := range []struct {
 		name, text, want string
 	}{
-		{"negative time", text[:at] + "-" + text[at:], "allreduce point " + key + ": trial 0: the time with T = 0 is -"},
-		{"huge time", text[:at] + "1e308" + text[at+len(num):], "allreduce point " + key + ": the trials' conventional_stderr is +Inf"},
+		{"negative time", text[:at] + "-" + text[at:], "allreduce point " + key + ": the mean time with T = 0 is -"},
+		{"huge time", text[:at] + "1e308" + text[at+len(num):], "allreduce point " + key + ": the conventional interval"},
 		{"beyond float64", text[:at] + "1e999" + text[at+len(num):], "cannot unmarshal number 1e999"},
-		{"trials beyond the flags", strings.Replace(text, first, `"`+key+`":[`+strings.Repeat("[1,1,1],", 7997)+`[`, 1), "allreduce point " + key + ": 8000 trials, want 3 (from -trials 3)"},
+		{"trials beyond the rule", strings.Replace(text, first+trials, first+"8000", 1), "allreduce point " + key + ": 8000 trials, but the rule stops it between"},
 		{"shard count 0", strings.Replace(text, `"count":4`, `"count":0`, 1), "shard 1/0: want i/n"},
 		{"duplicate key", strings.Replace(text, `"format":`, `"format":"x","format":`, 1), `key "format" given twice`},
 		{"trailing data", text + "garbage", "invalid character 'g'"},

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,27 +18,30 @@ import (
 	"commlab/cmd/gen-report/internal/report"
 )
 
-// The README's "paper vs commlab" tables are generated from the findings
-// of a full report, never typed in. Every report writes, beside its charts'
-// data, one findings file per page (data/findings-PAGE.json); `gen-report
-// readme -from DIR` renders them into the README between markers
+// The "paper vs commlab" tables of the per-paper pages docs/PAGE.md are
+// generated from the findings of a full report, never typed in. Every
+// report writes, beside its charts' data, one findings file per page
+// (data/findings-PAGE.json); `gen-report readme -from DIR` renders each
+// into docs/PAGE.md (PAGE is the report page's file name without .html)
+// between markers
 //
 //	<!-- paper-vs-commlab:PAGE ... -->
 //	...
 //	<!-- /paper-vs-commlab:PAGE -->
 //
-// What ties a table to the code that must have produced it is the quick
-// signature: a hash of the page's findings on the quick grid (claims,
-// verdicts, the paper's numbers, ours, evidence; only claim and paper for a
-// finding measured live, marked "(live" in its number), which takes
-// seconds to recompute. A full report records the signature of the code that wrote it
-// (it runs the quick grid too), the readme verb refuses a report whose
-// signature is not the current code's, and TestReadmeTables recomputes the
-// signatures and fails when a README table carries another: any change to
-// a model or a finding that shows on the quick grid makes the table stale
-// until `make report` and `gen-report readme` are run again. A change that
-// alters only the full grid's numbers (P beyond the quick grid) is not
-// caught; the quick grid covers every model and every finding's code path.
+// (the verb is still called readme: the tables were the README's until
+// issue 23 made it a front door). What ties a table to the code that must
+// have produced it is the quick signature: a hash of the page's findings on
+// the quick grid (claims, verdicts, the paper's numbers, ours, tolerances,
+// evidence), which takes seconds to recompute. A full report records the
+// signature of the code that wrote it (it runs the quick grid too), the
+// readme verb refuses a report whose signature is not the current code's,
+// and TestReadmeTables recomputes the signatures and fails when a table
+// carries another: any change to a model or a finding that shows on the
+// quick grid makes the table stale until `make report` and `make readme`
+// are run again. A change that alters only the full grid's numbers (P
+// beyond the quick grid) is not caught; the quick grid covers every model
+// and every finding's code path.
 
 // findingsFile is data/findings-PAGE.json.
 type findingsFile struct {
@@ -55,6 +59,10 @@ type findingsRecord struct {
 	Paper    string `json:"paper,omitempty"`
 	Ours     string `json:"ours,omitempty"`
 	Evidence string `json:"evidence,omitempty"`
+	// Tolerance is the range the paper's words allow for its number, with
+	// the words (report.Finding.Tolerance): what the verdict compares ours
+	// against.
+	Tolerance string `json:"tolerance,omitempty"`
 }
 
 // pageFindings returns every finding a page shows outside its Live
@@ -76,7 +84,7 @@ func pageFindings(p report.Page) []findingsRecord {
 				continue
 			}
 			for _, f := range fs.Items {
-				out = append(out, findingsRecord{Claim: f.Claim, Verdict: string(f.Verdict), Paper: f.Paper, Ours: f.Ours, Evidence: f.Evidence})
+				out = append(out, findingsRecord{Claim: f.Claim, Verdict: string(f.Verdict), Paper: f.Paper, Ours: f.Ours, Evidence: f.Evidence, Tolerance: f.Tolerance})
 			}
 		}
 	}
@@ -191,17 +199,25 @@ func readFindingsDir(dir string) ([]findingsFile, error) {
 // page name and the line of provenance), the table, the closing marker.
 var readmeBlock = regexp.MustCompile(`(?s)<!-- paper-vs-commlab:([a-z0-9_-]+)(?: [^\n]*?)? -->\n(.*?)<!-- /paper-vs-commlab:([a-z0-9_-]+) -->`)
 
-// renderTable is the README table of one page's findings: the marker
-// lines included, so a block is replaced as a whole.
+// tableHeader is the generated tables' first two lines. "commlab" is the
+// finding's Ours: our number with its 95 % interval where it comes from
+// Monte Carlo trials (a deterministic model's number has none).
+const tableHeader = "| the paper's finding | the paper | commlab | tolerance (from the paper's words) | verdict |\n| --- | --- | --- | --- | --- |\n"
+
+// renderTable is the table of one page's findings: the marker lines
+// included, so a block is replaced as a whole.
 func renderTable(f findingsFile) string {
 	cell := func(s string) string {
 		s = strings.ReplaceAll(s, "|", `\|`)
-		return strings.Join(strings.Fields(s), " ")
+		if s = strings.Join(strings.Fields(s), " "); s == "" {
+			return "—"
+		}
+		return s
 	}
 	var t strings.Builder
-	t.WriteString("| the paper's finding | the paper | commlab | verdict |\n| --- | --- | --- | --- |\n")
+	t.WriteString(tableHeader)
 	for _, r := range f.Findings {
-		fmt.Fprintf(&t, "| %s | %s | %s | %s |\n", cell(r.Claim), cell(r.Paper), cell(r.Ours), cell(r.Verdict))
+		fmt.Fprintf(&t, "| %s | %s | %s | %s | %s |\n", cell(r.Claim), cell(r.Paper), cell(r.Ours), cell(r.Tolerance), cell(r.Verdict))
 	}
 	table := t.String()
 	mode := "quick"
@@ -212,18 +228,19 @@ func renderTable(f findingsFile) string {
 		f.Page, mode, f.Seed, f.Signature, tableSum(table), table, f.Page)
 }
 
-// readmeTable is a parsed README block.
+// readmeTable is a parsed block.
 type readmeTable struct {
 	page, header, table string
 	start, end          int // byte range of the whole block
 }
 
+// parseReadme returns the generated blocks of a Markdown text.
 func parseReadme(text string) ([]readmeTable, error) {
 	var out []readmeTable
 	for _, m := range readmeBlock.FindAllStringSubmatchIndex(text, -1) {
 		page, closing := text[m[2]:m[3]], text[m[6]:m[7]]
 		if page != closing {
-			return nil, fmt.Errorf("README: block paper-vs-commlab:%s is closed by /paper-vs-commlab:%s", page, closing)
+			return nil, fmt.Errorf("block paper-vs-commlab:%s is closed by /paper-vs-commlab:%s", page, closing)
 		}
 		header := text[m[0] : strings.IndexByte(text[m[0]:], '\n')+m[0]]
 		out = append(out, readmeTable{page: page, header: header, table: text[m[4]:m[5]], start: m[0], end: m[1]})
@@ -248,14 +265,38 @@ func tableSum(table string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// runReadme is `gen-report readme`: it rewrites the README's tables from
-// a report's findings, after checking the report was written by this code.
+// pageDoc is the per-paper page that holds a report page's table.
+func pageDoc(docs, page string) string { return filepath.Join(docs, page+".md") }
+
+// pageBlock returns the one block of a per-paper page's text, which must
+// be its own page's: nil when the page has no markers.
+func pageBlock(path, page, text string) (*readmeTable, error) {
+	blocks, err := parseReadme(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var own *readmeTable
+	for i, b := range blocks {
+		if b.page != page {
+			return nil, fmt.Errorf("%s holds the table of page %s, which belongs in %s", path, b.page, pageDoc(filepath.Dir(path), b.page))
+		}
+		if own != nil {
+			return nil, fmt.Errorf("%s holds the table of page %s twice", path, page)
+		}
+		own = &blocks[i]
+	}
+	return own, nil
+}
+
+// runReadme is `gen-report readme`: it rewrites the per-paper pages'
+// tables from a report's findings, after checking the report was written
+// by this code.
 func runReadme(stdout, stderr io.Writer, args []string) error {
-	fs := cli.NewFlagSet("readme", stderr, "gen-report readme -from DIR [-readme README.md] [-check]")
+	fs := cli.NewFlagSet("readme", stderr, "gen-report readme -from DIR [-docs DIR] [-check]")
 	from := fs.String("from", filepath.Join("site", "reports"), "the report directory whose data/findings-*.json to use (a full report: make report)")
-	readme := fs.String("readme", "README.md", "the README to rewrite between its <!-- paper-vs-commlab:PAGE --> markers")
-	check := fs.Bool("check", false, "only check: fail if the README's tables differ from the report's")
-	quickOK := fs.Bool("quick-ok", false, "accept a quick report (for trying the verb; the README's tables come from the full report)")
+	docs := fs.String("docs", "docs", "the directory of the per-paper pages: page PAGE's table goes into DIR/PAGE.md between its <!-- paper-vs-commlab:PAGE --> markers")
+	check := fs.Bool("check", false, "only check: fail if a page's table differs from the report's, or a page lacks its markers")
+	quickOK := fs.Bool("quick-ok", false, "accept a quick report (for trying the verb; the committed tables come from the full report)")
 	if err := fs.ParseArgs(args, false); err != nil {
 		return err
 	}
@@ -263,58 +304,68 @@ func runReadme(stdout, stderr io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("readme: -from %w", err)
 	}
+	for _, f := range files {
+		if !f.Full && !*quickOK {
+			return fmt.Errorf("readme: %s is a quick report; the tables come from the full report (make report), or pass -quick-ok", *from)
+		}
+	}
 	sigs, err := quickSignatures()
 	if err != nil {
 		return err
 	}
-	b, err := os.ReadFile(*readme)
-	if err != nil {
-		return fmt.Errorf("readme: -readme: %w", err)
-	}
-	text := string(b)
-	blocks, err := parseReadme(text)
-	if err != nil {
-		return fmt.Errorf("readme: %s: %w", *readme, err)
-	}
-	var skipped []string
-	type replacement struct {
-		block readmeTable
-		text  string
-	}
-	var reps []replacement
+	// Every page is read and checked before any is written, so a refused
+	// report or a broken page leaves every page as it was.
+	type update struct{ path, text string }
+	var updates []update
+	var missing []string
 	for _, f := range files {
-		if !f.Full && !*quickOK {
-			return fmt.Errorf("readme: %s is a quick report; the README's tables come from the full report (make report), or pass -quick-ok", *from)
-		}
-		i := slices.IndexFunc(blocks, func(t readmeTable) bool { return t.page == f.Page })
-		if i < 0 {
-			skipped = append(skipped, f.Page)
-			continue
-		}
 		if sigs[f.Page] != f.Signature {
 			return fmt.Errorf("readme: %s was written by other code than this (quick signature %s, this code's %s): regenerate it (make report)", findingsPath(*from, f.Page), f.Signature, sigs[f.Page])
 		}
-		reps = append(reps, replacement{blocks[i], renderTable(f)})
+		path := pageDoc(*docs, f.Page)
+		b, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			missing = append(missing, f.Page)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("readme: %w", err)
+		}
+		text := string(b)
+		bl, err := pageBlock(path, f.Page, text)
+		if err != nil {
+			return fmt.Errorf("readme: %w", err)
+		}
+		if bl == nil {
+			missing = append(missing, f.Page)
+			continue
+		}
+		if next := text[:bl.start] + renderTable(f) + text[bl.end:]; next != text {
+			updates = append(updates, update{path, next})
+		}
 	}
-	// Replace from the last block in the README back, so the offsets of
-	// the blocks before it stay valid. (The pages' order in the README is
-	// not their file names' order: nbc comes before mmdl.)
-	slices.SortFunc(reps, func(a, b replacement) int { return b.block.start - a.block.start })
-	for _, r := range reps {
-		text = text[:r.block.start] + r.text + text[r.block.end:]
+	for _, p := range missing {
+		fmt.Fprintf(stderr, "readme: no table for page %s: add the two lines <!-- paper-vs-commlab:%s --> and <!-- /paper-vs-commlab:%s --> to %s where it belongs and run again\n", p, p, p, pageDoc(*docs, p))
 	}
 	if *check {
-		if text != string(b) {
-			return fmt.Errorf("readme: %s's tables differ from %s's findings: run gen-report readme -from %s", *readme, *from, *from)
+		var paths []string
+		for _, u := range updates {
+			paths = append(paths, u.path)
 		}
-	} else if text != string(b) {
-		if err := cli.WriteFileAtomic(*readme, []byte(text)); err != nil {
+		if len(paths) > 0 {
+			return fmt.Errorf("readme: the tables of %s differ from %s's findings: run gen-report readme -from %s", strings.Join(paths, ", "), *from, *from)
+		}
+		if len(missing) > 0 {
+			return fmt.Errorf("readme: %d pages have no table (above)", len(missing))
+		}
+		_, err = fmt.Fprintf(stdout, "%s: %d tables as %s's findings\n", *docs, len(files), *from)
+		return err
+	}
+	for _, u := range updates {
+		if err := cli.WriteFileAtomic(u.path, []byte(u.text)); err != nil {
 			return fmt.Errorf("readme: %w", err)
 		}
 	}
-	for _, p := range slices.Backward(skipped) {
-		fmt.Fprintf(stderr, "readme: no table for page %s in %s: add the two lines <!-- paper-vs-commlab:%s --> and <!-- /paper-vs-commlab:%s --> where it belongs and run again\n", p, *readme, p, p)
-	}
-	_, err = fmt.Fprintf(stdout, "%s: %d tables from %s\n", *readme, len(files)-len(skipped), *from)
+	_, err = fmt.Fprintf(stdout, "%s: %d tables from %s, %d rewritten\n", *docs, len(files)-len(missing), *from, len(updates))
 	return err
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,52 +28,81 @@ func tableClaims(table string) []string {
 	return out
 }
 
-// TestReadmeTables holds the README's "paper vs commlab" tables to the
-// code: each was generated from a full report (its header says so), is
-// unedited (its table-sha256 matches), and carries the quick signature of
-// the current code, so a change to a model or a finding that shows on the
-// quick grid fails here until `make report` and `gen-report readme` run
-// again. See readme.go for what the signature does not catch.
+// TestReadmeTables holds the per-paper pages' "paper vs commlab" tables
+// to the code: every report page with findings has its table in
+// docs/PAGE.md (and nowhere else: not in README.md), generated from a full
+// report (its header says so), unedited (its table-sha256 matches), and
+// carrying the quick signature of the current code, so a change to a model
+// or a finding that shows on the quick grid fails here until `make report`
+// and `make readme` run again. See readme.go for what the signature does
+// not catch.
 func TestReadmeTables(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	root := filepath.Join("..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks, err := parseReadme(string(b))
+	if blocks, err := parseReadme(string(readme)); err != nil || len(blocks) > 0 {
+		t.Errorf("README.md holds %d paper-vs-commlab tables (%v): they belong in docs/PAGE.md", len(blocks), err)
+	}
+	all, err := quickSigs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(blocks) == 0 {
-		t.Fatal("README.md has no <!-- paper-vs-commlab:PAGE --> tables")
+	sigs := maps.Clone(all) // each page's is deleted once seen
+	if len(sigs) == 0 {
+		t.Fatal("the quick report wrote no findings files")
 	}
-	sigs, err := quickSigs()
+	const fix = "make report && make readme"
+	docs := filepath.Join(root, "docs")
+	names, err := filepath.Glob(filepath.Join(docs, "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	const fix = "make report && go run ./cmd/gen-report readme -from site/reports"
-	for _, bl := range blocks {
+	for _, name := range names {
+		page := strings.TrimSuffix(filepath.Base(name), ".md")
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bl, err := pageBlock(name, page, string(b))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		sig, ok := sigs[page]
+		if !ok {
+			if bl != nil {
+				t.Errorf("%s: a table for page %s, which the report does not have", name, page)
+			}
+			continue
+		}
+		delete(sigs, page)
+		if bl == nil {
+			t.Errorf("%s has no paper-vs-commlab table: add the two lines <!-- paper-vs-commlab:%s --> and <!-- /paper-vs-commlab:%s -->, then %s", name, page, page, fix)
+			continue
+		}
 		if strings.TrimSpace(bl.table) == "" {
-			t.Errorf("README table %s is empty: %s", bl.page, fix)
+			t.Errorf("%s: the table is empty: %s", name, fix)
 			continue
 		}
 		if got := headerField(bl.header, "report"); got != "full" {
-			t.Errorf("README table %s comes from a %q report, want the full one: %s", bl.page, got, fix)
+			t.Errorf("%s: the table comes from a %q report, want the full one: %s", name, got, fix)
 		}
 		if got, want := headerField(bl.header, "table-sha256"), tableSum(bl.table); got != want {
-			t.Errorf("README table %s was edited by hand (table-sha256 %s, its text hashes to %s): %s", bl.page, got, want, fix)
-		}
-		sig, ok := sigs[bl.page]
-		if !ok {
-			t.Errorf("README table %s: no report page of that name", bl.page)
-			continue
+			t.Errorf("%s: the table was edited by hand (table-sha256 %s, its text hashes to %s): %s", name, got, want, fix)
 		}
 		if got := headerField(bl.header, "quick-signature"); got != sig {
-			t.Errorf("README table %s is stale: made by code with quick signature %s, this code's is %s: %s", bl.page, got, sig, fix)
+			t.Errorf("%s: the table is stale: made by code with quick signature %s, this code's is %s: %s", name, got, sig, fix)
 		}
+	}
+	for page := range sigs {
+		t.Errorf("report page %s has findings but no docs/%s.md to hold its table", page, page)
 	}
 }
 
-// TestReadmeVerb runs the verb on a quick report and a README of its own.
+// TestReadmeVerb runs the verb on a quick report and per-paper pages of
+// its own.
 func TestReadmeVerb(t *testing.T) {
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "reports")
@@ -84,7 +114,9 @@ func TestReadmeVerb(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ar findingsFile
+	var pages []string
 	for _, f := range files {
+		pages = append(pages, f.Page)
 		if f.Page == "allreduce" {
 			ar = f
 		}
@@ -97,12 +129,14 @@ func TestReadmeVerb(t *testing.T) {
 			t.Errorf("finding %q lacks the paper's number or ours", f.Claim)
 		}
 	}
-	readme := filepath.Join(tmp, "README.md")
+	docs := filepath.Join(tmp, "docs")
+	os.Mkdir(docs, 0o755)
+	page := filepath.Join(docs, "allreduce.md")
 	const before, after = "# x\n\nintro\n\n", "\n\nrest | with a bar\n"
-	if err := os.WriteFile(readme, []byte(before+"<!-- paper-vs-commlab:allreduce -->\n<!-- /paper-vs-commlab:allreduce -->"+after), 0o644); err != nil {
+	if err := os.WriteFile(page, []byte(before+"<!-- paper-vs-commlab:allreduce -->\n<!-- /paper-vs-commlab:allreduce -->"+after), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"readme", "-from", dir, "-readme", readme}
+	args := []string{"readme", "-from", dir, "-docs", docs}
 	if _, _, err := runCmd(t, args...); err == nil || !strings.Contains(err.Error(), "quick report") {
 		t.Fatalf("a quick report without -quick-ok: got %v", err)
 	}
@@ -111,10 +145,13 @@ func TestReadmeVerb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "no table for page nbc") {
-		t.Errorf("pages without a marker are not named: stderr %q", stderr)
+	if !strings.Contains(stderr, "no table for page nbc") || !strings.Contains(stderr, filepath.Join(docs, "nbc.md")) {
+		t.Errorf("pages without a marker are not named with their file: stderr %q", stderr)
 	}
-	b, _ := os.ReadFile(readme)
+	if _, _, err := runCmd(t, append(args, "-check")...); err == nil || !strings.Contains(err.Error(), "no table") {
+		t.Errorf("-check with pages lacking their table: %v", err)
+	}
+	b, _ := os.ReadFile(page)
 	text := string(b)
 	if !strings.HasPrefix(text, before) || !strings.HasSuffix(text, after) {
 		t.Errorf("text outside the markers changed:\n%s", text)
@@ -136,57 +173,67 @@ func TestReadmeVerb(t *testing.T) {
 			t.Errorf("row %d: %q, want %q", i, c, want)
 		}
 	}
-	// Idempotent, and -check agrees; a hand edit fails -check.
+	// Every finding's tolerance is in its row.
+	for _, f := range ar.Findings {
+		if f.Tolerance != "" && !strings.Contains(bl.table, strings.ReplaceAll(strings.Join(strings.Fields(f.Tolerance), " "), "|", `\|`)) {
+			t.Errorf("the tolerance %q is not in the table", f.Tolerance)
+		}
+	}
+
+	// Every page's file, each with text around its block: each block is
+	// replaced in place and the text around it is kept; then -check agrees
+	// and a second run changes nothing.
+	for i, p := range pages {
+		os.WriteFile(filepath.Join(docs, p+".md"), []byte(fmt.Sprintf("text %d before %s\n<!-- paper-vs-commlab:%s -->\n<!-- /paper-vs-commlab:%s -->\nthe end\n", i, p, p, p)), 0o644)
+	}
 	if _, _, err := runCmd(t, args...); err != nil {
 		t.Fatal(err)
 	}
-	if b2, _ := os.ReadFile(readme); string(b2) != text {
-		t.Error("a second run changed the README")
+	texts := map[string]string{}
+	for i, p := range pages {
+		b, _ := os.ReadFile(filepath.Join(docs, p+".md"))
+		texts[p] = string(b)
+		bl, err := pageBlock(p+".md", p, string(b))
+		if err != nil || bl == nil || strings.TrimSpace(bl.table) == "" {
+			t.Errorf("%s: block %v, %v", p, bl, err)
+		}
+		if want := fmt.Sprintf("text %d before %s\n<!-- paper-vs-commlab:%s ", i, p, p); !strings.HasPrefix(string(b), want) || !strings.HasSuffix(string(b), "<!-- /paper-vs-commlab:"+p+" -->\nthe end\n") {
+			t.Errorf("%s: the text around the block changed:\n%s", p, b)
+		}
 	}
 	if _, _, err := runCmd(t, append(args, "-check")...); err != nil {
-		t.Errorf("-check on a fresh README: %v", err)
+		t.Errorf("-check on fresh pages: %v", err)
 	}
-	// Every page's block, in the README's order (not the file names'),
-	// with text between them: each block is replaced in place and the
-	// text between them is kept (a verb that replaced in file-name order
-	// wrote the mmdl table inside the word before it).
-	pages := []string{"allreduce", "logp", "nbc", "mmdl", "overlay"}
-	var all strings.Builder
-	for i, p := range pages {
-		fmt.Fprintf(&all, "text %d before %s\n<!-- paper-vs-commlab:%s -->\n<!-- /paper-vs-commlab:%s -->\n", i, p, p, p)
-	}
-	all.WriteString("the end\n")
-	readme5 := filepath.Join(tmp, "README5.md")
-	os.WriteFile(readme5, []byte(all.String()), 0o644)
-	if _, _, err := runCmd(t, "readme", "-from", dir, "-readme", readme5, "-quick-ok"); err != nil {
+	if _, _, err := runCmd(t, args...); err != nil {
 		t.Fatal(err)
 	}
-	b5, _ := os.ReadFile(readme5)
-	blocks5, err := parseReadme(string(b5))
-	if err != nil || len(blocks5) != len(pages) {
-		t.Fatalf("five pages: %d blocks, %v", len(blocks5), err)
-	}
-	for i, bl := range blocks5 {
-		if bl.page != pages[i] || strings.TrimSpace(bl.table) == "" {
-			t.Errorf("block %d: page %s, %d bytes of table; want page %s with a table", i, bl.page, len(bl.table), pages[i])
-		}
-		if want := fmt.Sprintf("text %d before %s\n<!-- paper-vs-commlab:%s ", i, pages[i], pages[i]); !strings.Contains(string(b5), want) {
-			t.Errorf("the text before %s's block is no longer right before it", pages[i])
+	for p, text := range texts {
+		if b, _ := os.ReadFile(filepath.Join(docs, p+".md")); string(b) != text {
+			t.Errorf("a second run changed %s.md", p)
 		}
 	}
-	if !strings.HasSuffix(string(b5), "<!-- /paper-vs-commlab:overlay -->\nthe end\n") {
-		t.Errorf("the text after the last block changed")
+
+	// A hand edit fails -check, naming the page.
+	text = texts["allreduce"]
+	edited := strings.Replace(text, string(ar.Findings[0].Verdict)+" |", "reproduced! |", 1)
+	os.WriteFile(page, []byte(edited), 0o644)
+	if _, _, err := runCmd(t, append(args, "-check")...); err == nil || !strings.Contains(err.Error(), "differ") || !strings.Contains(err.Error(), "allreduce.md") {
+		t.Errorf("-check on an edited page: %v", err)
 	}
-	edited := strings.Replace(text, string(ar.Findings[0].Verdict), "reproduced!", 1)
-	os.WriteFile(readme, []byte(edited), 0o644)
-	if _, _, err := runCmd(t, append(args, "-check")...); err == nil || !strings.Contains(err.Error(), "differ") {
-		t.Errorf("-check on an edited README: %v", err)
+	// A page holding another page's table is refused, and nothing is written.
+	os.WriteFile(page, []byte(text+"\n<!-- paper-vs-commlab:nbc -->\n<!-- /paper-vs-commlab:nbc -->\n"), 0o644)
+	if _, _, err := runCmd(t, args...); err == nil || !strings.Contains(err.Error(), "belongs in") {
+		t.Errorf("a page with another page's table: %v", err)
 	}
-	// A report written by other code is refused.
+	os.WriteFile(page, []byte(edited), 0o644)
+	// A report written by other code is refused, and nothing is written.
 	ar.Signature = "0000000000000000"
 	bj, _ := json.Marshal(ar)
 	os.WriteFile(findingsPath(dir, "allreduce"), bj, 0o644)
 	if _, _, err := runCmd(t, args...); err == nil || !strings.Contains(err.Error(), "other code") {
 		t.Errorf("a stale report: %v", err)
+	}
+	if b, _ := os.ReadFile(page); string(b) != edited {
+		t.Error("a refused report rewrote a page")
 	}
 }

@@ -34,6 +34,7 @@ func Fields() []scene.Field {
 		{Key: "co_scheduled", Label: "co-scheduled", Help: "all processes share one OS-jitter phase", Kind: scene.Bool, Type: "bool", Default: "0"},
 		{Key: "os_phase", Label: "OS phase", Help: "first: each process's first OS window starts at a random time in [0, period), none runs at t = 0 (the paper); stationary: a window may already be running at t = 0", Kind: scene.Choice, Type: "choice", Choices: allreduce.OSPhases(), Default: d.OSPhase.String()},
 		{Key: "net_wait", Label: "network wait", Help: "mean time between network-noise events: period, or inverse = 1/period (the paper's words taken literally: noise all but vanishes)", Kind: scene.Choice, Type: "choice", Choices: allreduce.NetWaits(), Default: d.NetWait.String()},
+		{Key: "os_hits", Label: "OS hits", Help: "which OS windows delay a reduction: wall, any window that runs when it is ready or begins during it; compute, only one that begins during it (eq. 2 adds OS jitter to the computation's time), one that begins while the process waits for its partner passes in the wait", Kind: scene.Choice, Type: "choice", Choices: allreduce.OSHitsNames(), Default: d.OSHits.String()},
 	}
 }
 
@@ -59,6 +60,9 @@ func Params(v scene.Values) (allreduce.Params, error) {
 	}
 	if err := p.NetWait.Set(v["net_wait"]); err != nil {
 		return p, &scene.FieldError{Key: "net_wait", Value: v["net_wait"], Want: "one of " + strings.Join(allreduce.NetWaits(), ", ")}
+	}
+	if err := p.OSHits.Set(v["os_hits"]); err != nil {
+		return p, &scene.FieldError{Key: "os_hits", Value: v["os_hits"], Want: "one of " + strings.Join(allreduce.OSHitsNames(), ", ")}
 	}
 	return p, scene.EngineError[allreduce.RangeError](p.Validate(), v)
 }

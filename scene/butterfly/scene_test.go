@@ -161,6 +161,32 @@ func TestPhaseAndWaitFields(t *testing.T) {
 	}
 }
 
+// TestOSHitsField: os_hits reaches the engine with the engine's default,
+// and compute changes the run it should: windows a third of the period
+// on 4096 processes stall many reductions under wall, but only those a
+// window begins in under compute, so the conventional time is shorter.
+func TestOSHitsField(t *testing.T) {
+	d, err := Params(values())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.OSHits != allreduce.Default().OSHits {
+		t.Errorf("default os_hits=%v, want the engine's %v", d.OSHits, allreduce.Default().OSHits)
+	}
+	for _, name := range allreduce.OSHitsNames() {
+		p, err := Params(values("os_hits", name))
+		if err != nil || p.OSHits.String() != name {
+			t.Errorf("os_hits=%s: %v, %v", name, p.OSHits, err)
+		}
+	}
+	heavy := func(hits string) float64 {
+		return build(t, values("P", "4096", "T", "12", "period", "3e-05", "duration", "1e-05", "net_noise", "0", "os_hits", hits), 1).Numbers()["conventional"]
+	}
+	if w, c := heavy("wall"), heavy("compute"); !(c < w) {
+		t.Errorf("conventional time: wall %v, compute %v; want compute < wall", w, c)
+	}
+}
+
 // TestFinishTimes checks the per-process times the picture is coloured by
 // against the recurrences of the spec on a hand-checkable run: two
 // processes, no jitter, so f = Tcomm + γN and the redundant copy comes too
@@ -222,6 +248,7 @@ func TestBadValues(t *testing.T) {
 		{values("os_jitter", "maybe"), "os_jitter"},
 		{values("os_phase", "sometimes"), "os_phase"},
 		{values("net_wait", "1/period"), "net_wait"},
+		{values("os_hits", "cpu"), "os_hits"},
 	} {
 		_, err := New().Build(c.v, 1)
 		var fe *scene.FieldError

@@ -38,6 +38,12 @@
 // N − 1 of measuring everything again), the joiner's routes, and the
 // connections closed, opened and routes changed by the leave.
 //
+// The handshake and chunk_bytes fields are the engine's two readings of
+// when a shortcut can carry a message (docs/overlay.md): under the
+// kernel's handshake, with key messages cut into chunks, the later chunks
+// of a relayed message go direct over the shortcut its first chunk
+// opened. The report's Fig. 5 links here with its configurations.
+//
 // Every picture is built from the engine's connection events
 // (overlay.Result.Events) and its trace's message hops; Numbers are the
 // engine's Result. The sort is NPB IS class S's size (Keys), so messages

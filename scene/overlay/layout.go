@@ -233,7 +233,7 @@ func (p *painter) arc(a, b int, f0, f1 float64, st render.Style) {
 	p.pts = p.pts[:len(p.pts)+n+1]
 	if f0 == 0 && f1 == 1 && n == segs {
 		// A whole arc: the angles are the table's.
-		tab := arcTables[segs]
+		tab := arcTable(segs)
 		for i := range pts {
 			pts[i] = render.Point{X: mid - r*tab[0][i], Y: p.g.arcTop + h*tab[1][i]}
 		}
@@ -254,7 +254,7 @@ func (p *painter) arc(a, b int, f0, f1 float64, st render.Style) {
 // trace is exactly as smooth as the whole arc.
 func (p *painter) growing(a, b int, f, mid, r, h float64, segs int, st render.Style) {
 	k := int(math.Floor(f * float64(segs)))
-	tab := arcTables[segs]
+	tab := arcTable(segs)
 	n := k + 1
 	head := float64(k) < f*float64(segs)
 	if head {

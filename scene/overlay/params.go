@@ -17,6 +17,8 @@ const (
 	KeyProcs      = "procs"
 	KeySwitches   = "switches"
 	KeyIterations = "iterations"
+	KeyHandshake  = "handshake"
+	KeyChunk      = "chunk_bytes"
 	// The membership after the sort (scene-only keys).
 	KeyJoin  = "join"
 	KeyLeave = "leave"
@@ -36,6 +38,10 @@ const (
 	MaxNodes    = 24
 	MaxSwitches = 8
 	MaxIter     = 4
+	// MaxChunk is the largest chunk the field takes: above any key
+	// message of the scene's sort (Keys/MinProcs² keys of 4 B, 16 KiB),
+	// so it is as good as whole messages there.
+	MaxChunk = 1 << 16
 )
 
 // The defaults: a cluster smaller than the paper's 128 processes on 64
@@ -60,11 +66,18 @@ const (
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // Fields are the controls: the cache and the policy first (what the scene
-// is about), then the cluster and the sort's length.
+// is about), then the cluster, the sort's length, the two readings of the
+// paper that decide what a shortcut can carry (the handshake and the
+// message granularity: docs/overlay.md), and the membership after the
+// sort.
 func Fields() []scene.Field {
 	policies := make([]string, len(overlay.Policies))
 	for i, p := range overlay.Policies {
 		policies[i] = string(p)
+	}
+	handshakes := make([]string, len(overlay.Handshakes))
+	for i, h := range overlay.Handshakes {
+		handshakes[i] = string(h)
 	}
 	return []scene.Field{
 		{Key: KeyCache, Label: "cache C", Help: "shortcuts a process may keep open; when a new one needs room the least recently used is closed (0: relay every time)", Kind: scene.Int, Type: "int", Min: 0, Max: MaxCache, Default: itoa(DefaultCache),
@@ -76,6 +89,8 @@ func Fields() []scene.Field {
 		{Key: KeySwitches, Label: "switches", Help: "leaf switches under one core switch (at most one per node)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxSwitches, Default: itoa(DefaultSwitches),
 			DependsOn: []string{KeyNodes}, RangeFor: rangeSwitches},
 		{Key: KeyIterations, Label: "iterations", Help: "timed Integer Sort iterations (each one an all-to-all-v key exchange)", Kind: scene.Int, Type: "int", Min: 1, Max: MaxIter, Default: itoa(DefaultIterations)},
+		{Key: KeyHandshake, Label: "handshake", Help: "who completes a shortcut's TCP handshake: kernel (the sender may use the shortcut one round trip after the relay that opened it, while it still works through the sends it posted) or application (after the work queued at both ends: no message posted before the shortcut opened can use it)", Kind: scene.Choice, Type: "choice", Choices: handshakes, Default: string(overlay.HandshakeKernel)},
+		{Key: KeyChunk, Label: "chunk bytes", Unit: "B", Help: "split every key message into chunks of at most this many bytes, sent one after another, so that the later chunks of a relayed message can take the shortcut its first chunk opened (0: whole messages; a key message of the scene's sort carries Keys/procs² keys of 4 B, about 650 B at its defaults)", Kind: scene.Int, Type: "int", Min: 0, Max: MaxChunk, Default: "0"},
 		{Key: KeyJoin, Label: "join on switch", Help: "after the sort a new node, cabled to this leaf switch (0: the leftmost), joins: it measures its RTT to one node per switch only, is placed from those, and opens the topology policy's connections (-1: no join; topology policy only)", Kind: scene.Int, Type: "int", Min: -1, Max: MaxSwitches - 1, Default: "-1",
 			DependsOn: []string{KeySwitches}, RangeFor: rangeJoin},
 		{Key: KeyLeave, Label: "node leaves", Help: "after the sort (and the join) this node leaves (0: the first; its processes are those the nodes field places on it): its connections close and whoever reached its switch through them connects to another process there (-1: none; topology policy only)", Kind: scene.Int, Type: "int", Min: -1, Max: MaxNodes - 1, Default: "-1",
@@ -125,6 +140,8 @@ func Params(v scene.Values) (overlay.Params, error) {
 	p.Procs = v.Int(KeyProcs)
 	p.Switches = v.Int(KeySwitches)
 	p.Iterations = v.Int(KeyIterations)
+	p.Handshake = overlay.Handshake(v[KeyHandshake])
+	p.ChunkBytes = v.Int(KeyChunk)
 	p.RandomDegree = randomDegree(p.Procs)
 	p.Keys = Keys
 	return p, scene.EngineError[overlay.RangeError](p.Validate(), v)

@@ -40,7 +40,8 @@ func (Scene) Info() scene.Info {
 	}
 }
 
-// Fields are the cache, the policy, the cluster and the sort's length.
+// Fields are the cache, the policy, the cluster, the sort's length, the
+// handshake and the chunk size, and the membership after the sort.
 func (Scene) Fields() []scene.Field { return Fields() }
 
 // Build checks every value (a bad one is a *scene.FieldError naming its

@@ -22,7 +22,7 @@ func build(t testing.TB, set map[string]string) *run {
 
 func TestInfoAndFields(t *testing.T) {
 	sc := New()
-	fs := scenetest.CheckInfo(t, sc, "overlay", "", "cache", "policy", "nodes", "procs", "switches", "iterations", "join", "leave")
+	fs := scenetest.CheckInfo(t, sc, "overlay", "", "cache", "policy", "nodes", "procs", "switches", "iterations", "handshake", "chunk_bytes", "join", "leave")
 	// Every constant the scene does not show is the engine's default.
 	p, err := Params(scene.Defaults(fs))
 	if err != nil {
@@ -33,6 +33,14 @@ func TestInfoAndFields(t *testing.T) {
 	d.Keys, d.RandomDegree = Keys, 10
 	if p != d {
 		t.Errorf("params %+v, want %+v", p, d)
+	}
+	// The handshake and the chunk size reach the engine.
+	q, err := Params(values(map[string]string{KeyHandshake: "application", KeyChunk: "96"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Handshake != overlay.HandshakeApplication || q.ChunkBytes != 96 {
+		t.Errorf("handshake %q, chunk_bytes %d: want application, 96", q.Handshake, q.ChunkBytes)
 	}
 }
 
@@ -58,6 +66,9 @@ func TestNumbersAreTheEngines(t *testing.T) {
 		nil, {"policy": "all"}, {"policy": "random"}, {"cache": "0"}, {"cache": "16"}, {"cache": "15", "procs": "16", "nodes": "16"},
 		{"procs": "48", "nodes": "24", "switches": "8", "iterations": "1"},
 		{"procs": "5", "nodes": "3", "switches": "1"},
+		// The report's Fig. 5 links set the handshake and the chunks.
+		{"handshake": "application", "chunk_bytes": "128"},
+		{"chunk_bytes": "64", "cache": "8", "procs": "48", "nodes": "24", "switches": "6", "iterations": "1"},
 	} {
 		r := build(t, set)
 		p, err := Params(values(set))

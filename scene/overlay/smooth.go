@@ -1,6 +1,9 @@
 package overlay
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // maxSag is the largest distance, in CSS pixels, between an arc and the
 // straight segments that draw it: a quarter pixel, so that even at two
@@ -23,16 +26,24 @@ func arcSegsFor(r, h float64) int {
 	return min(max(n, 6), maxArcSegs)
 }
 
-// arcTables[n] holds the cosines and sines of πi/n for i in 0..n: a whole
-// arc's points without trigonometry per frame.
-var arcTables = func() (t [maxArcSegs + 1][2][]float64) {
-	for n := 1; n <= maxArcSegs; n++ {
+// arcTable(n) holds the cosines and sines of πi/n for i in 0..n: a whole
+// arc's points without trigonometry per frame. Each n's table is computed
+// on its first use, not at package init: all 160 tables cost tens of
+// milliseconds of the wasm's start, before the first frame of any scene
+// (GODEBUG=inittrace=1 showed scene/overlay's init at 45 ms under node).
+func arcTable(n int) [2][]float64 {
+	arcOnce[n].Do(func() {
 		c, s := make([]float64, n+1), make([]float64, n+1)
 		for i := range c {
 			th := math.Pi * (float64(i) / float64(n))
 			c[i], s[i] = math.Cos(th), math.Sin(th)
 		}
-		t[n] = [2][]float64{c, s}
-	}
-	return t
-}()
+		arcTables[n] = [2][]float64{c, s}
+	})
+	return arcTables[n]
+}
+
+var (
+	arcOnce   [maxArcSegs + 1]sync.Once
+	arcTables [maxArcSegs + 1][2][]float64
+)

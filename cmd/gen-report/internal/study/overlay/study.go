@@ -13,6 +13,7 @@ import (
 	"commlab/cmd/gen-report/internal/report"
 	"commlab/cmd/gen-report/internal/study"
 	engine "commlab/engine/overlay"
+	"commlab/engine/stats"
 	"commlab/engine/sweep"
 	"commlab/engine/topology"
 )
@@ -27,34 +28,36 @@ func (Study) Eval(stdout, stderr io.Writer, args []string) error {
 	return evalOverlay(stdout, stderr, args)
 }
 
-// Sweep lays out the study: every Integer Sort run (Fig. 5's bars and
-// trials, the cost sweep's cells, the readings of "6 switches") is a
-// point. The measurement side (Fig. 4, the inferred trees, the plans'
-// scaling, the reuse distances) takes well under a second and is
-// computed where the page is built.
+// Sweep lays out the study: every Integer Sort run (Fig. 5's cells, the
+// cost sweep's and the readings', each over the study's seeds) is a point,
+// a run two of them share laid out once. The measurement side (Fig. 4,
+// the inferred trees, the plans' scaling, the reuse distances) takes well
+// under a second and is computed where the page is built.
 func (Study) Sweep(cfg study.Config) (study.Sweep, error) {
 	return newOverlayStudy(cfg.Full, cfg.Seed), nil
 }
 
 // overlayStudy is the paper-004 study (specs/connections.md): Fig. 4 (the
 // sorted RTTs one node sees), Fig. 5 (Integer Sort under the connection
-// policies and shortcut cache sizes), the inferred against the true tree,
-// and the measurement plans for thousands of nodes that the paper leaves
-// to future work.
+// policies and shortcut cache sizes, for each reading of what a shortcut
+// can carry), the inferred against the true tree, and the measurement
+// plans for thousands of nodes that the paper leaves to future work.
 type overlayStudy struct {
 	Full bool
 	Seed uint64
 
-	is     engine.Params // Fig. 5's experiment
+	is     engine.Params // the experiment (Section 4.2), with the grid's iterations
+	chunks []int         // Fig. 5's key message granularity, bytes (0: whole messages)
 	caches []int         // Fig. 5's shortcut cache sizes
-	trials int           // IS runs per Fig. 5 bar (the key draws and the random policy's choice vary)
+	seeds  int           // runs per cell: trial t of every cell sorts the same keys
 	net    topology.Net  // the measurement model
 	scale  []overlayScalePoint
 
-	polls      []float64 // select() cost per descriptor of the cost sweep, s
-	handshakes []float64 // connection set-up CPU per end of the cost sweep, s
-	sweepCache int       // the topology-aware bar the cost sweep sets against "all"
-	sweepIters int       // iterations per run of the cost sweep and the readings
+	costs      []ovlCostCell // the cost sweep's select() and set-up costs
+	sweepCache int           // the topology-aware bar the cost sweep and the readings set against "all"
+
+	runs  []isRun       // every distinct run, in the order laid out
+	index map[isRun]int // a run's place in runs
 }
 
 // overlayScalePoint is one cluster of the measurement-plan sweep: a
@@ -64,13 +67,16 @@ type overlayScalePoint struct {
 }
 
 // The random streams of the study, one point index each of sweep.RNG.
+// Every Integer Sort run of trial t draws from sweep.RNG(seed, ovlRNGIS,
+// t), whatever its configuration (common random numbers: one trial's
+// cells sort the same keys, so their differences are paired), and the
+// overlay scene at the report's seed draws from the stream of trial 0
+// (scene.RNG(seed, 0) is sweep.RNG(seed, 0, 0)).
 const (
-	ovlRNGFig4 = iota
+	ovlRNGIS = iota
+	ovlRNGFig4
 	ovlRNGTrees
-	ovlRNGIS       = 100  // + the Fig. 5 bar
-	ovlRNGReuse    = 200  // the reuse distances
-	ovlRNGCosts    = 300  // + the cost sweep's cell
-	ovlRNGReadings = 1000 // + the reading
+	ovlRNGReuse = 200 // the reuse distances
 )
 
 // ovlPerLeaf is the scalability sweep's nodes per leaf switch, the
@@ -78,54 +84,190 @@ const (
 const ovlPerLeaf = 16
 
 func newOverlayStudy(full bool, seed uint64) *overlayStudy {
-	s := &overlayStudy{Full: full, Seed: seed, is: engine.Default(), net: topology.DefaultNet()}
-	s.is.Cache = 0 // set per bar
+	s := &overlayStudy{Full: full, Seed: seed, is: engine.Default(), net: topology.DefaultNet(), seeds: 3, sweepCache: 4}
+	s.is.Cache = 0 // set per cell
 	maxLevels := 7 // 16 · 2^6 = 1,024 nodes
+	def := ovlCostCell{s.is.PollPerConn, s.is.HandshakeCPU}
+	s.chunks = []int{0, 256}
+	// One iteration in both grids: the full report's share for this study
+	// is about 40 CPU-s (docs/overlay.md measures it), and 256 B chunks
+	// cost five times whole messages; the 10-iteration grid of
+	// docs/overlay.md (TestFig5Grid) gives the same relations.
 	if full {
-		for c := 0; c <= 16; c++ {
-			s.caches = append(s.caches, c)
-		}
-		s.trials = 2
+		s.caches = []int{0, 1, 4, 8, 16}
+		s.is.Iterations = 1
 		maxLevels = 9 // 4,096 nodes
-		s.polls = []float64{0, 0.3e-6, 0.5e-6, 1.2e-6, 2.4e-6}
-		s.handshakes = []float64{0, 60e-6, 200e-6}
-		s.sweepIters = 3
+		s.costs = []ovlCostCell{{0, def.hs}, def, {2.4e-6, def.hs}, {def.poll, 0}, {def.poll, 200e-6}}
 	} else {
-		s.caches = []int{0, 1, 2, 4, 8, 16}
-		s.trials = 1
-		s.is.Iterations = 2
-		s.polls = []float64{0.5e-6, 2.4e-6}
-		s.handshakes = []float64{60e-6}
-		s.sweepIters = 1
+		s.caches = []int{0, 4, 16}
+		s.is.Iterations = 1
+		s.costs = []ovlCostCell{def, {2.4e-6, def.hs}}
 	}
-	s.sweepCache = 16
 	for l := 2; l <= maxLevels; l++ {
 		s.scale = append(s.scale, overlayScalePoint{Levels: l, Fanout: 2, PerLeaf: ovlPerLeaf})
 	}
+	s.layOut()
 	return s
 }
 
-// ovlCase is one bar of Fig. 5.
-type ovlCase struct {
-	Label  string
-	Policy engine.Policy
-	Cache  int
+// isRun is one Integer Sort run of the sweep: its parameters and its
+// trial, which names its random stream, sweep.RNG(seed, ovlRNGIS, trial).
+type isRun struct {
+	p     engine.Params
+	trial int
 }
 
-func (s *overlayStudy) cases() []ovlCase {
-	var cs []ovlCase
-	for _, c := range s.caches {
-		cs = append(cs, ovlCase{strconv.Itoa(c), engine.Topology, c})
+// isResult is what the page needs of a run: engine.Result without its
+// events.
+type isResult = engine.Result
+
+// layOut lists every distinct run: Fig. 5's cells, then the cost sweep's
+// ("all" and topology-aware with the sweep's cache per cell and chunk
+// size), then the readings' (topology C = 0, topology with the sweep's
+// cache, all, per reading), each over the seeds. A run two of them share
+// (Fig. 5's "all" is the cost sweep's at the default costs) is laid out
+// once, so the page shows one number for one configuration.
+func (s *overlayStudy) layOut() {
+	s.runs, s.index = nil, map[isRun]int{}
+	add := func(p engine.Params) {
+		for t := range s.seeds {
+			r := isRun{p, t}
+			if _, ok := s.index[r]; !ok {
+				s.index[r] = len(s.runs)
+				s.runs = append(s.runs, r)
+			}
+		}
 	}
-	return append(cs, ovlCase{"all", engine.All, 0}, ovlCase{"random", engine.Random, 0})
+	for _, c := range s.fig5Cells() {
+		add(s.cellParams(c))
+	}
+	for _, c := range s.costRuns() {
+		add(c.all)
+		add(c.topo)
+	}
+	for _, rd := range ovlReadings {
+		for _, p := range s.readingParams(rd) {
+			add(p)
+		}
+	}
 }
 
-// ovlRun is the mean over trials of one Fig. 5 bar.
-type ovlRun struct {
-	Case                               ovlCase
-	Time, ConnMean, ConnMax, StaticMax float64
-	Messages, Relayed, Opened, Evicted float64
-	BufferMax, BufferMean              float64
+// bar gathers the runs of configuration p over the seeds.
+func (s *overlayStudy) bar(c ovlCell, p engine.Params, res []isResult) ovlBar {
+	b := ovlBar{Cell: c, Runs: make([]isResult, s.seeds)}
+	for t := range s.seeds {
+		b.Runs[t] = res[s.index[isRun{p, t}]]
+	}
+	return b
+}
+
+// Fingerprint names the grid.
+func (s *overlayStudy) Fingerprint() string {
+	return fmt.Sprintf("overlay/v2 full=%t seed=%d runs=%d chunks=%v caches=%v seeds=%d iterations=%d costs=%v",
+		s.Full, s.Seed, len(s.runs), s.chunks, s.caches, s.seeds, s.is.Iterations, s.costs)
+}
+
+// Costs are engine/overlay's estimates of each run.
+func (s *overlayStudy) Costs() []float64 {
+	c := make([]float64, len(s.runs))
+	for i, r := range s.runs {
+		c[i] = engine.Estimate(r.p, false).Seconds
+	}
+	return c
+}
+
+// Run runs the owned Integer Sort runs over the cores.
+func (s *overlayStudy) Run(ctx context.Context, owned []bool, progress func(done, total float64)) ([]json.RawMessage, error) {
+	return study.RunPoints(ctx, owned, s.Costs(), progress, func(i int) (isResult, error) {
+		r := s.runs[i]
+		res, err := engine.RunIS(r.p, sweep.RNG(s.Seed, ovlRNGIS, r.trial), nil)
+		if err != nil {
+			return res, fmt.Errorf("overlay: run %d (%s, cache %d, %s handshake, chunk_bytes %d, %d switches, trial %d): %w",
+				i, r.p.Policy, r.p.Cache, r.p.Handshake, r.p.ChunkBytes, r.p.Switches, r.trial, err)
+		}
+		res.Events = nil // the page needs the counters only
+		return res, nil
+	})
+}
+
+var _ study.TrialCounter = (*overlayStudy)(nil) // gen-report status counts its trials
+
+// PointTrials is 1: every point is one Integer Sort run of one seed's
+// draws (a Fig. 5 cell's seeds are points of their own).
+func (s *overlayStudy) PointTrials(int, json.RawMessage) (int, error) { return 1, nil }
+
+// Page builds the page from every run's result and the measurement side.
+func (s *overlayStudy) Page(raw []json.RawMessage) (report.Page, error) {
+	r, err := s.results(raw)
+	if err != nil {
+		return report.Page{}, err
+	}
+	return s.page(r), nil
+}
+
+// results decodes every run's result (vetting what a shard file holds)
+// and computes the measurement side.
+func (s *overlayStudy) results(raw []json.RawMessage) (*overlayResults, error) {
+	if len(raw) != len(s.runs) {
+		return nil, fmt.Errorf("overlay: %d results for %d runs", len(raw), len(s.runs))
+	}
+	res, err := study.Decode(raw, func(_ int, r isResult) error {
+		for _, f := range []struct {
+			what string
+			v    float64
+		}{{"time_s", r.Time}, {"conn_mean", r.ConnMean}, {"conn_max", r.ConnMax}, {"static_mean", r.StaticMean}, {"static_max", r.StaticMax},
+			{"buffer_bytes", r.BufferBytes}, {"buffer_mean_bytes", r.BufferMean}} {
+			if err := study.NonNegative(f.what, f.v); err != nil {
+				return err
+			}
+		}
+		if !(r.Time > 0) {
+			return fmt.Errorf("time_s is %v, want > 0: every sort takes time", r.Time)
+		}
+		if r.Messages < 0 || r.Relayed < 0 || r.Relayed > r.Messages || r.ShortcutsOpened < 0 || r.Evicted < 0 || r.Evicted > r.ShortcutsOpened {
+			return fmt.Errorf("counts messages %d, relayed %d, opened %d, evicted %d: want 0 ≤ relayed ≤ messages and 0 ≤ evicted ≤ opened",
+				r.Messages, r.Relayed, r.ShortcutsOpened, r.Evicted)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r := &overlayResults{}
+	if r.Fig4, err = s.fig4(); err != nil {
+		return nil, err
+	}
+	if r.Trees, err = s.trees(); err != nil {
+		return nil, err
+	}
+	if r.Scale, err = s.scaling(); err != nil {
+		return nil, err
+	}
+	if r.Reuse, err = s.reuse(); err != nil {
+		return nil, err
+	}
+	var bars []ovlBar
+	for _, c := range s.fig5Cells() {
+		bars = append(bars, s.bar(c, s.cellParams(c), res))
+	}
+	if r.Fig5, err = newFig5(bars); err != nil {
+		return nil, err
+	}
+	for _, c := range s.costRuns() {
+		r.Costs = append(r.Costs, ovlCost{Poll: c.cell.poll, Handshake: c.cell.hs, Chunk: c.chunk,
+			All:  s.bar(ovlCell{c.chunk, engine.All, 0, engine.HandshakeKernel}, c.all, res),
+			Topo: s.bar(ovlCell{c.chunk, engine.Topology, s.sweepCache, engine.HandshakeKernel}, c.topo, res)})
+	}
+	for _, rd := range ovlReadings {
+		ps := s.readingParams(rd)
+		o := ovlReading{Name: rd.name, Leaves: rd.switches,
+			C0:  s.bar(ovlCell{0, engine.Topology, 0, engine.HandshakeKernel}, ps[0], res),
+			CC:  s.bar(ovlCell{0, engine.Topology, s.sweepCache, engine.HandshakeKernel}, ps[1], res),
+			All: s.bar(ovlCell{0, engine.All, 0, engine.HandshakeKernel}, ps[2], res)}
+		o.StaticMax = int(o.C0.Runs[0].StaticMax)
+		r.Readings = append(r.Readings, o)
+	}
+	return r, nil
 }
 
 // ovlTree is one cluster inferred from simulated measurements.
@@ -154,7 +296,7 @@ type ovlScale struct {
 
 type overlayResults struct {
 	Fig4     ovlFig4
-	Fig5     []ovlRun
+	Fig5     ovlFig5
 	Trees    []ovlTree
 	Scale    []ovlScale
 	Reuse    []ovlReuse
@@ -169,166 +311,20 @@ type ovlReuse struct {
 	Reuse engine.Reuse
 }
 
-// ovlCost is one cell of the cost sweep: "all" against topology-aware
-// connections with the sweep's cache, at one select() and set-up cost,
-// with whole key messages or chunks of Chunk bytes.
+// ovlCost is one cell of the cost sweep at one chunk size: "all" against
+// topology-aware connections with the sweep's cache, at one select() and
+// set-up cost, over the seeds.
 type ovlCost struct {
 	Poll, Handshake float64
 	Chunk           int
-	All, Topo       float64 // s
+	All, Topo       ovlBar
 }
-
-// ovlSweepChunk is the cost sweep's chunk size: class A key messages of
-// ~2 KiB go as two chunks, so a shortcut opened by the first can carry
-// the second.
-const ovlSweepChunk = 1024
 
 // ovlReading is one reading of the experiment's "6 switches".
 type ovlReading struct {
-	Name                  string
-	Leaves, StaticMax     int
-	Time0, TimeC, TimeAll float64 // topology C = 0, topology with the sweep's cache, all; s
-}
-
-// isRun is one Integer Sort run of the sweep: its parameters and the
-// random stream it draws from, sweep.RNG(seed, point, trial) as the
-// study's sections number them (ovlRNG*).
-type isRun struct {
-	p            engine.Params
-	seed         uint64
-	point, trial int
-}
-
-// isResult is what the page needs of a run: engine.Result without its
-// events.
-type isResult = engine.Result
-
-// runs lays out every Integer Sort run: Fig. 5's bars × trials, then the
-// cost sweep's cells ("all" and topology-aware each), then the readings
-// (topology C = 0, topology with the sweep's cache, all).
-func (s *overlayStudy) runs() []isRun {
-	var out []isRun
-	for i, c := range s.cases() {
-		p := s.is
-		p.Policy, p.Cache = c.Policy, c.Cache
-		for t := range s.trials {
-			out = append(out, isRun{p, s.Seed + ovlRNGIS, i, t})
-		}
-	}
-	for i, c := range s.costCells() {
-		for k := range 2 {
-			p := s.is
-			p.Iterations = s.sweepIters
-			p.PollPerConn, p.HandshakeCPU, p.ChunkBytes = c.poll, c.hs, c.chunk
-			if k == 0 {
-				p.Policy = engine.All
-			} else {
-				p.Policy, p.Cache = engine.Topology, s.sweepCache
-			}
-			out = append(out, isRun{p, s.Seed + ovlRNGCosts, 2*i + k, 0})
-		}
-	}
-	for i, r := range ovlReadings {
-		for k := range 3 {
-			p := s.is
-			p.Iterations = s.sweepIters
-			p.Switches, p.Fill = r.switches, r.fill
-			switch k {
-			case 0:
-				p.Policy, p.Cache = engine.Topology, 0
-			case 1:
-				p.Policy, p.Cache = engine.Topology, s.sweepCache
-			case 2:
-				p.Policy = engine.All
-			}
-			out = append(out, isRun{p, s.Seed + ovlRNGReadings, 3*i + k, 0})
-		}
-	}
-	return out
-}
-
-// Fingerprint names the grid.
-func (s *overlayStudy) Fingerprint() string {
-	return fmt.Sprintf("overlay/v1 full=%t seed=%d runs=%d caches=%v trials=%d", s.Full, s.Seed, len(s.runs()), s.caches, s.trials)
-}
-
-// Costs are engine/overlay's estimates of each run.
-func (s *overlayStudy) Costs() []float64 {
-	runs := s.runs()
-	c := make([]float64, len(runs))
-	for i, r := range runs {
-		c[i] = engine.Estimate(r.p, false).Seconds
-	}
-	return c
-}
-
-// Run runs the owned Integer Sort runs over the cores.
-func (s *overlayStudy) Run(ctx context.Context, owned []bool, progress func(done, total float64)) ([]json.RawMessage, error) {
-	runs := s.runs()
-	return study.RunPoints(ctx, owned, s.Costs(), progress, func(i int) (isResult, error) {
-		r := runs[i]
-		res, err := engine.RunIS(r.p, sweep.RNG(r.seed, r.point, r.trial), nil)
-		if err != nil {
-			return res, fmt.Errorf("overlay: run %d (%s, cache %d, %d switches): %w", i, r.p.Policy, r.p.Cache, r.p.Switches, err)
-		}
-		res.Events = nil // the page needs the counters only
-		return res, nil
-	})
-}
-
-var _ study.TrialCounter = (*overlayStudy)(nil) // gen-report status counts its trials
-
-// PointTrials is 1: every point is one Integer Sort run of its own draws.
-func (s *overlayStudy) PointTrials(int, json.RawMessage) (int, error) { return 1, nil }
-
-// Page builds the page from every run's result and the measurement side.
-func (s *overlayStudy) Page(raw []json.RawMessage) (report.Page, error) {
-	r, err := s.results(raw)
-	if err != nil {
-		return report.Page{}, err
-	}
-	return s.page(r), nil
-}
-
-// results decodes every run's result (vetting what a shard file holds)
-// and computes the measurement side.
-func (s *overlayStudy) results(raw []json.RawMessage) (*overlayResults, error) {
-	res, err := study.Decode(raw, func(_ int, r isResult) error {
-		for _, f := range []struct {
-			what string
-			v    float64
-		}{{"time_s", r.Time}, {"conn_mean", r.ConnMean}, {"conn_max", r.ConnMax}, {"static_mean", r.StaticMean}, {"static_max", r.StaticMax},
-			{"buffer_bytes", r.BufferBytes}, {"buffer_mean_bytes", r.BufferMean}} {
-			if err := study.NonNegative(f.what, f.v); err != nil {
-				return err
-			}
-		}
-		if r.Messages < 0 || r.Relayed < 0 || r.Relayed > r.Messages || r.ShortcutsOpened < 0 || r.Evicted < 0 || r.Evicted > r.ShortcutsOpened {
-			return fmt.Errorf("counts messages %d, relayed %d, opened %d, evicted %d: want 0 ≤ relayed ≤ messages and 0 ≤ evicted ≤ opened",
-				r.Messages, r.Relayed, r.ShortcutsOpened, r.Evicted)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	r := &overlayResults{}
-	if r.Fig4, err = s.fig4(); err != nil {
-		return nil, err
-	}
-	if r.Trees, err = s.trees(); err != nil {
-		return nil, err
-	}
-	if r.Scale, err = s.scaling(); err != nil {
-		return nil, err
-	}
-	if r.Reuse, err = s.reuse(); err != nil {
-		return nil, err
-	}
-	n := s.fig5From(r, res)
-	n += s.costsFrom(r, res[n:])
-	s.readingsFrom(r, res[n:])
-	return r, nil
+	Name              string
+	Leaves, StaticMax int
+	C0, CC, All       ovlBar // topology C = 0, topology with the sweep's cache, all
 }
 
 // reuse computes the reuse distances of the experiment's messages for the
@@ -357,54 +353,64 @@ func (s *overlayStudy) reuse() ([]ovlReuse, error) {
 	return out, nil
 }
 
-// ovlCostCell is one cell of the cost sweep.
+// ovlCostCell is one cell of the cost sweep: a select() cost per
+// descriptor and a set-up cost per end (s).
 type ovlCostCell struct {
 	poll, hs float64
-	chunk    int
 }
 
-// costCells are the cost sweep's cells: every select() cost × set-up
-// cost, with whole key messages and in chunks.
-func (s *overlayStudy) costCells() []ovlCostCell {
-	var cells []ovlCostCell
-	for _, chunk := range []int{0, ovlSweepChunk} {
-		for _, h := range s.handshakes {
-			for _, pc := range s.polls {
-				cells = append(cells, ovlCostCell{pc, h, chunk})
+// ovlCostRun is one cell of the cost sweep at one chunk size: its "all"
+// and its topology-aware run's parameters.
+type ovlCostRun struct {
+	cell      ovlCostCell
+	chunk     int
+	all, topo engine.Params
+}
+
+// costRuns are the cost sweep's cells: "all" against topology-aware
+// connections with the sweep's cache under the kernel's handshake, every
+// cost with whole messages and the default costs at every chunk size of
+// Fig. 5 (those are Fig. 5's runs).
+func (s *overlayStudy) costRuns() []ovlCostRun {
+	var out []ovlCostRun
+	def := ovlCostCell{s.is.PollPerConn, s.is.HandshakeCPU}
+	for _, chunk := range s.chunks {
+		for _, c := range s.costs {
+			if chunk != 0 && c != def {
+				continue // chunks cost 5× whole messages: away from the defaults, whole messages only
 			}
+			all := s.cellParams(ovlCell{chunk, engine.All, 0, engine.HandshakeKernel})
+			topo := s.cellParams(ovlCell{chunk, engine.Topology, s.sweepCache, engine.HandshakeKernel})
+			all.PollPerConn, all.HandshakeCPU = c.poll, c.hs
+			topo.PollPerConn, topo.HandshakeCPU = c.poll, c.hs
+			out = append(out, ovlCostRun{c, chunk, all, topo})
 		}
 	}
-	return cells
-}
-
-// costsFrom reads the cost sweep's runs ("all", topology-aware, per
-// cell) into r and returns how many it read.
-func (s *overlayStudy) costsFrom(r *overlayResults, res []isResult) int {
-	cells := s.costCells()
-	r.Costs = make([]ovlCost, len(cells))
-	for i, c := range cells {
-		r.Costs[i] = ovlCost{Poll: c.poll, Handshake: c.hs, Chunk: c.chunk, All: res[2*i].Time, Topo: res[2*i+1].Time}
-	}
-	return 2 * len(cells)
+	return out
 }
 
 // ovlReadings are the two readings of the experiment's "6 switches".
-var ovlReadings = []struct {
-	name           string
-	switches, fill int
-}{
+var ovlReadings = []ovlSwitchReading{
 	{"6 leaf switches, nodes spread evenly (11, 11, 11, 11, 10, 10)", 6, 0},
 	{"5 leaf switches of the cluster's 14 nodes (14, 14, 14, 14, 8) under 1 upper switch", 5, 14},
 }
 
-// readingsFrom reads the readings' runs (topology C = 0, topology with
-// the sweep's cache, all; per reading) into r.
-func (s *overlayStudy) readingsFrom(r *overlayResults, res []isResult) {
-	r.Readings = make([]ovlReading, len(ovlReadings))
-	for i, rd := range ovlReadings {
-		r.Readings[i] = ovlReading{Name: rd.name, Leaves: rd.switches, StaticMax: int(res[3*i].StaticMax),
-			Time0: res[3*i].Time, TimeC: res[3*i+1].Time, TimeAll: res[3*i+2].Time}
+// ovlSwitchReading is one reading of the experiment's switches.
+type ovlSwitchReading struct {
+	name           string
+	switches, fill int
+}
+
+// readingParams are a reading's runs, whole messages: topology-aware
+// with C = 0, with the sweep's cache, and "all".
+func (s *overlayStudy) readingParams(rd ovlSwitchReading) [3]engine.Params {
+	var out [3]engine.Params
+	for k, c := range []ovlCell{{0, engine.Topology, 0, engine.HandshakeKernel}, {0, engine.Topology, s.sweepCache, engine.HandshakeKernel}, {0, engine.All, 0, engine.HandshakeKernel}} {
+		p := s.cellParams(c)
+		p.Switches, p.Fill = rd.switches, rd.fill
+		out[k] = p
 	}
+	return out
 }
 
 // fig4 measures the paper's cluster and sorts node 0's RTTs.
@@ -499,31 +505,6 @@ func (s *overlayStudy) scaling() ([]ovlScale, error) {
 	return out, nil
 }
 
-// fig5From averages each Fig. 5 bar's trials into r and returns how many
-// runs it read.
-func (s *overlayStudy) fig5From(r *overlayResults, res []isResult) int {
-	cases := s.cases()
-	r.Fig5 = make([]ovlRun, len(cases))
-	n := float64(s.trials)
-	for i, c := range cases {
-		o := ovlRun{Case: c}
-		for _, x := range res[i*s.trials : (i+1)*s.trials] {
-			o.Time += x.Time / n
-			o.ConnMean += x.ConnMean / n
-			o.ConnMax += x.ConnMax / n
-			o.StaticMax += x.StaticMax / n
-			o.Messages += float64(x.Messages) / n
-			o.Relayed += float64(x.Relayed) / n
-			o.Opened += float64(x.ShortcutsOpened) / n
-			o.Evicted += float64(x.Evicted) / n
-			o.BufferMax += x.BufferBytes / n
-			o.BufferMean += x.BufferMean / n
-		}
-		r.Fig5[i] = o
-	}
-	return len(cases) * s.trials
-}
-
 // page builds the paper-004 report page.
 func (s *overlayStudy) page(r *overlayResults) report.Page {
 	mode := "full grids"
@@ -543,6 +524,16 @@ func (s *overlayStudy) page(r *overlayResults) report.Page {
 			"Every chart links to its data as CSV and JSON.",
 		}, "\n\n"),
 	}
+	readings, best := s.readingsTable(r.Fig5)
+	var fig5Items []any
+	for _, ch := range s.chunks {
+		fig5Items = append(fig5Items, s.fig5Chart(r.Fig5, ch))
+	}
+	fig5Items = append(fig5Items,
+		s.diffChart(r.Fig5, "overlay-fig5-vs0", "Shortcuts against none: topology-aware with C shortcuts against C = 0", "C = 0", s.caches[1:], func(d ovlDiffs) (stats.Interval, bool) { return d.VsC0, d.HasC0 }),
+		s.diffChart(r.Fig5, "overlay-fig5-vsall", "Topology-aware against \"all\"", "\"all\"", s.caches, func(d ovlDiffs) (stats.Interval, bool) { return d.VsAll, d.HasAll }),
+		s.diffChart(r.Fig5, "overlay-fig5-vsrandom", "Topology-aware against \"random\"", "\"random\"", s.caches, func(d ovlDiffs) (stats.Interval, bool) { return d.VsRandom, d.HasRandom }),
+		s.fig5Conns(r.Fig5), s.fig5Table(r.Fig5), readings)
 	p.Sections = append(p.Sections,
 		report.Section{
 			Title: "The paper's Fig. 4: the RTTs one node sees, sorted",
@@ -550,15 +541,14 @@ func (s *overlayStudy) page(r *overlayResults) report.Page {
 			Items: []any{s.fig4Chart(r.Fig4)},
 		},
 		report.Section{
-			Title: "The paper's Fig. 5: Integer Sort under the connection policies",
-			Intro: fmt.Sprintf("Execution time of the sort with topology-aware static connections and a shortcut cache of C = %s, against all-to-all connections (\"all\") and %d random connections per process (\"random\"). The second chart gives the connections per process each needs (its peak, static plus shortcuts), the paper's other axis: topology-aware connections are far fewer. Mean of %d run(s) per bar.",
-				cacheRange(s.caches), s.is.RandomDegree, s.trials),
-			Items: []any{s.fig5Chart(r.Fig5), s.fig5Conns(r.Fig5), s.fig5Table(r.Fig5)},
+			Title: "The paper's Fig. 5: Integer Sort under the connection policies, for each reading",
+			Intro: s.fig5Intro(r, best),
+			Items: fig5Items,
 		},
 		report.Section{
 			Title: "Fig. 5 on the paper's mechanisms: when can a cache of C help, and when do shortcuts beat \"all\"",
-			Intro: fmt.Sprintf("NPB IS exchanges, every iteration, the bucket sizes (an allreduce), the send counts (an all-to-all of one int) and then the keys (an all-to-all-v); each process posts the P−1 sends of an exchange at once, in the pattern's order. A shortcut helps only when its destination comes back before C other relayed destinations have pushed it out of the LRU cache: the reuse distance of the first table. Whole messages in any of the three orders come back only after about all other destinations, so no cache of C ≤ 16 can serve them; a message layer that splits messages into chunks sent one after another brings the destination back at once, and then even C = 1 serves 40 to 80 %% of them. Serving is not yet winning: a shortcut is ready a round trip and a half after the relayed message that opened it, and chunks posted at once have gone by then. The cost sweep sets topology-aware connections with C = %d against \"all\" for select() costs per descriptor and connection set-up costs (CPU per end; the handshake also takes a round trip and a half) around the defaults, %d iteration(s) per run; the last table runs both readings of the experiment's \"6 switches\".",
-				s.sweepCache, s.sweepIters),
+			Intro: fmt.Sprintf("NPB IS exchanges, every iteration, the bucket sizes (an allreduce), the send counts (an all-to-all of one int) and then the keys (an all-to-all-v); each process posts the P−1 sends of an exchange at once, in the pattern's order. A shortcut helps only when its destination comes back before C other relayed destinations have pushed it out of the LRU cache: the reuse distance of the first table. Whole messages in any of the three orders come back only after about all other destinations, so no cache of C ≤ 16 can serve them; a message layer that splits messages into chunks sent one after another brings the destination back at once, and then even C = 1 serves 40 to 80 %% of them. Under the kernel's handshake (the default) the sender may use a shortcut one round trip after the relay that opened it (SYN out, SYN-ACK back), while its CPU is still working through the chunks it posted, so the later chunks of that message go direct; the far end uses it once it has accepted it. Whether serving wins depends on the chunk size: each shortcut costs 2 × %g µs of set-up and 2 × %g µs of teardown CPU and one more descriptor in every select() scan. The cost sweep sets topology-aware connections with C = %d against \"all\" for select() costs per descriptor and connection set-up costs (CPU per end, paid when each end's CPU gets to it; SYN, SYN-ACK and ACK each take the path's one-way latency) around the defaults, at every chunk size of Fig. 5, %d seeds and %d iteration(s) per run; the last table runs both readings of the experiment's \"6 switches\".",
+				s.is.HandshakeCPU*1e6, s.is.TeardownCPU*1e6, s.sweepCache, s.seeds, s.is.Iterations),
 			Items: []any{s.reuseTable(r.Reuse), sourcesTable(), s.costTable(r.Costs), s.readingTable(r.Readings)},
 		},
 		report.Section{
@@ -580,11 +570,34 @@ func (s *overlayStudy) page(r *overlayResults) report.Page {
 	return p
 }
 
+// itersNote says why the runs are shorter than NPB's 10 timed iterations.
 func (s *overlayStudy) itersNote() string {
-	if s.Full {
+	if s.is.Iterations == 10 {
 		return ""
 	}
-	return " (NPB's 10 in the full report)"
+	return " (NPB times 10; docs/overlay.md sets this grid against 10 iterations of 5 seeds)"
+}
+
+// fig5Intro says what the Fig. 5 section shows and which reading fits the
+// paper's words best.
+func (s *overlayStudy) fig5Intro(r *overlayResults, best string) string {
+	return strings.Join([]string{
+		fmt.Sprintf("Execution time of the sort with topology-aware static connections and a shortcut cache of C = %s, against all-to-all connections (\"all\") and %d random connections per process (\"random\"), for every reading of what a shortcut can carry: key messages whole or in %s chunks, and the TCP handshake completed by the kernel (the default: the sender may use a shortcut one round trip after the relay that opened it, so the later chunks of that message go direct) or by the application (behind the work queued at both ends: no message posted before the shortcut opened can use it). The paper says neither how Phoenix cut its messages nor when a shortcut became usable, only \"以降は\" (from then on, Section 3.2): docs/overlay.md gives the readings' sources.",
+			cacheRange(s.caches), s.is.RandomDegree, chunkList(s.chunks)),
+		fmt.Sprintf("Every cell runs %d seeds, %d iteration(s) each; the cells of one seed sort the same keys (common random numbers), so their differences are paired by seed: the bars give the means, the line charts the paired differences with Fieller's 95 %% interval of the ratio of the means as error bars, the table both. Verdicts rest on those intervals alone.", s.seeds, s.is.Iterations),
+		fmt.Sprintf("The last table sets the readings side by side; the one under which most of the paper's Fig. 5 claims hold: %s. The study's default reading, under which the findings below judge the claims at each chunk size, is the kernel's handshake: it is what TCP does on the unmodified Linux the paper builds on (Section 1, \"TCPや OSの実装を改変することなしに\": the kernel answers a SYN and queues the established connection for accept(), Linux listen(2)), it is the only reading under which \"以降は\" (from then on) includes the later chunks of the message that opened a shortcut, and it is the only one under which the paper's Section 4.2 claims can hold together (the application's reading makes every cache slower than C = 0 at every chunk size). The chunk size is left open: the paper does not say how Phoenix cut its messages, so each gets its own findings.", best),
+	}, "\n\n")
+}
+
+// chunkList writes the chunked sizes of the grid: "256 B".
+func chunkList(chunks []int) string {
+	var out []string
+	for _, c := range chunks {
+		if c > 0 {
+			out = append(out, fmt.Sprintf("%d B", c))
+		}
+	}
+	return strings.Join(out, " or ")
 }
 
 // cacheRange writes the cache grid: "0 … 16" when it is every integer.
@@ -635,57 +648,6 @@ func ordinal(n int) string {
 		}
 	}
 	return strconv.Itoa(n) + suf
-}
-
-func fig5Axis(runs []ovlRun) report.Axis {
-	// The cases are shortcut cache sizes C plus the all-to-all and random
-	// policies, not counts of connections.
-	x := report.Axis{Name: "policy: cache size C, all or random"}
-	for _, r := range runs {
-		x.Labels = append(x.Labels, r.Case.Label)
-	}
-	return x
-}
-
-func (s *overlayStudy) fig5Chart(runs []ovlRun) *report.BarChart {
-	t := make([]float64, len(runs))
-	for i, r := range runs {
-		t[i] = ms(r.Time)
-	}
-	return &report.BarChart{
-		ID: "overlay-fig5", Title: "Fig. 5: Integer Sort execution time",
-		Caption: fmt.Sprintf("%d processes on %d nodes over %d switches. %s: topology-aware static connections and a shortcut cache of that size; all: every pair connected; random: %d random connections per process.",
-			s.is.Procs, s.is.Nodes, s.is.Switches, cacheRange(s.caches), s.is.RandomDegree),
-		X: fig5Axis(runs), YName: "execution time (ms)", Digits: 4,
-		Series: []report.BarSeries{{Name: "time", Values: t}},
-	}
-}
-
-func (s *overlayStudy) fig5Conns(runs []ovlRun) *report.BarChart {
-	mean, mx := make([]float64, len(runs)), make([]float64, len(runs))
-	for i, r := range runs {
-		mean[i], mx[i] = r.ConnMean, r.ConnMax
-	}
-	return &report.BarChart{
-		ID: "overlay-fig5-conns", Title: "Connections per process in Fig. 5's runs",
-		Caption: "Each process's peak number of open connections (static and shortcuts, either end), mean and maximum over the processes. The paper: at most 31 static connections with the topology, 127 with all, 64 random.",
-		X:       fig5Axis(runs), YName: "connections per process", Digits: 4,
-		Series: []report.BarSeries{{Name: "mean", Values: mean}, {Name: "max", Values: mx}},
-	}
-}
-
-func (s *overlayStudy) fig5Table(runs []ovlRun) *report.Table {
-	t := &report.Table{
-		ID: "overlay-fig5-table", Title: "Fig. 5's runs in numbers",
-		Caption: "Per bar: time, connections, messages relayed, shortcuts opened and evicted by LRU, and the buffer memory connections hold (each its path's bandwidth-delay product), mean over the runs.",
-		Header:  []string{"policy (cache size C)", "time (ms)", "conn. mean", "conn. max", "static max", "relayed", "shortcuts opened", "evicted", "buffer max (KiB)", "buffer mean (KiB)"},
-	}
-	for _, r := range runs {
-		t.Rows = append(t.Rows, []string{r.Case.Label, fmt.Sprintf("%.4g", ms(r.Time)), fmt.Sprintf("%.1f", r.ConnMean), fmt.Sprintf("%.0f", r.ConnMax),
-			fmt.Sprintf("%.0f", r.StaticMax), fmt.Sprintf("%.0f", r.Relayed), fmt.Sprintf("%.0f", r.Opened), fmt.Sprintf("%.0f", r.Evicted),
-			fmt.Sprintf("%.1f", r.BufferMax/1024), fmt.Sprintf("%.1f", r.BufferMean/1024)})
-	}
-	return t
 }
 
 // treeItems is a summary table of the inferred clusters and one
@@ -874,17 +836,29 @@ func sourcesTable() *report.Table {
 func (s *overlayStudy) costTable(cs []ovlCost) *report.Table {
 	t := &report.Table{
 		ID: "overlay-costs", Title: fmt.Sprintf("Cost sweep: topology-aware with C = %d against \"all\"", s.sweepCache),
-		Caption: fmt.Sprintf("Execution time of %d iteration(s) at each select() cost per descriptor and connection set-up cost; \"beats all\" marks the cells where the topology-aware connections with shortcuts are faster. Defaults: %g µs per descriptor, %g µs set-up.",
-			s.sweepIters, s.is.PollPerConn*1e6, s.is.HandshakeCPU*1e6),
-		Header: []string{"key messages", "select() per descriptor (µs)", "set-up per end (µs)", "all (ms)", fmt.Sprintf("topology, C = %d (ms)", s.sweepCache), "ratio", "beats all"},
+		Caption: fmt.Sprintf("Execution time of %d iteration(s), mean over %d seeds with its 95 %% t-interval, at each select() cost per descriptor and connection set-up cost, kernel handshake; the difference is paired by seed (Fieller's 95 %% interval of the ratio of the means), and \"beats all\" says whether that interval lies wholly below 0 (\"yes\"), wholly above (\"no\") or reaches across (\"undecided\"). Defaults: %g µs per descriptor, %g µs set-up: those cells are Fig. 5's runs. A click on a row opens the overlay scene with the topology-aware configuration (at the scene's default costs).",
+			s.is.Iterations, s.seeds, s.is.PollPerConn*1e6, s.is.HandshakeCPU*1e6),
+		Header: []string{"key messages", "select() per descriptor (µs)", "set-up per end (µs)", "all (ms)", fmt.Sprintf("topology, C = %d (ms)", s.sweepCache), "difference", "beats all"},
 	}
 	for _, c := range cs {
-		msgs := "whole"
-		if c.Chunk > 0 {
-			msgs = fmt.Sprintf("%d B chunks", c.Chunk)
+		diff, beats := "—", "—"
+		if iv, err := vs(c.Topo, c.All); err == nil {
+			diff = fmtPct(iv)
+			switch {
+			case iv.Hi < 0:
+				beats = "yes"
+			case iv.Lo > 0:
+				beats = "no"
+			default:
+				beats = "undecided"
+			}
 		}
-		t.Rows = append(t.Rows, []string{msgs, fmt.Sprintf("%g", c.Poll*1e6), fmt.Sprintf("%g", c.Handshake*1e6), fmt.Sprintf("%.4g", ms(c.All)), fmt.Sprintf("%.4g", ms(c.Topo)),
-			fmt.Sprintf("%.3f", c.Topo/c.All), yesNo(c.Topo < c.All)})
+		t.Rows = append(t.Rows, []string{chunkShort(c.Chunk), fmt.Sprintf("%g", c.Poll*1e6), fmt.Sprintf("%g", c.Handshake*1e6), msIv(c.All.time()), msIv(c.Topo.time()), diff, beats})
+		title := fmt.Sprintf("the cost sweep's cell at select() %g µs per descriptor and set-up %g µs, %s: %s", c.Poll*1e6, c.Handshake*1e6, chunkName(c.Chunk), diff)
+		if c.Poll != s.is.PollPerConn || c.Handshake != s.is.HandshakeCPU {
+			title += "; the scene runs the default costs"
+		}
+		t.RowLinks = append(t.RowLinks, s.sceneLink(c.Topo.Cell, title))
 	}
 	return t
 }
@@ -892,11 +866,15 @@ func (s *overlayStudy) costTable(cs []ovlCost) *report.Table {
 func (s *overlayStudy) readingTable(rs []ovlReading) *report.Table {
 	t := &report.Table{
 		ID: "overlay-readings", Title: "The experiment's \"6 switches\", read two ways",
-		Caption: fmt.Sprintf("64 nodes, 128 processes, %d iteration(s). The paper says the nodes span 6 switches and that there are at most 31 static connections per process; 5 leaf switches of 14 nodes (the cluster's) under one upper switch give exactly 31: 27 on the switch and one to each of the 4 others.", s.sweepIters),
-		Header:  []string{"reading", "leaf switches", "static connections, max", "topology C = 0 (ms)", fmt.Sprintf("topology C = %d (ms)", s.sweepCache), "all (ms)"},
+		Caption: fmt.Sprintf("64 nodes, 128 processes, whole key messages, %d iteration(s), mean over %d seeds with its 95 %% t-interval; the last column paired by seed. The paper says the nodes span 6 switches and that there are at most 31 static connections per process; 5 leaf switches of 14 nodes (the cluster's) under one upper switch give exactly 31: 27 on the switch and one to each of the 4 others.", s.is.Iterations, s.seeds),
+		Header:  []string{"reading", "leaf switches", "static connections, max", "topology C = 0 (ms)", fmt.Sprintf("topology C = %d (ms)", s.sweepCache), "all (ms)", "C = 0 against all"},
 	}
 	for _, r := range rs {
-		t.Rows = append(t.Rows, []string{r.Name, strconv.Itoa(r.Leaves), strconv.Itoa(r.StaticMax), fmt.Sprintf("%.4g", ms(r.Time0)), fmt.Sprintf("%.4g", ms(r.TimeC)), fmt.Sprintf("%.4g", ms(r.TimeAll))})
+		diff := "—"
+		if iv, err := vs(r.C0, r.All); err == nil {
+			diff = fmtPct(iv)
+		}
+		t.Rows = append(t.Rows, []string{r.Name, strconv.Itoa(r.Leaves), strconv.Itoa(r.StaticMax), msIv(r.C0.time()), msIv(r.CC.time()), msIv(r.All.time()), diff})
 	}
 	return t
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"commlab/cmd/gen-report/internal/report"
+	"commlab/cmd/gen-report/internal/verdict"
 	engine "commlab/engine/overlay"
 	"commlab/engine/topology"
 )
@@ -78,91 +80,187 @@ func TestTreeTable(t *testing.T) {
 	}
 }
 
-// syntheticFig5 builds Fig. 5's runs with times chosen by hand.
-func syntheticFig5(s *overlayStudy, time func(c ovlCase) float64) []ovlRun {
-	var out []ovlRun
-	for _, c := range s.cases() {
-		r := ovlRun{Case: c, Time: time(c)}
-		switch c.Policy {
-		case engine.All:
-			r.ConnMean, r.StaticMax = 127, 127
-		case engine.Random:
-			r.ConnMean, r.StaticMax = 64, 64
-		default:
-			r.ConnMean, r.StaticMax = 26+float64(c.Cache), 28
+// syntheticFig5 builds Fig. 5's bars with times chosen by hand: time(c, k)
+// is cell c's time at seed k.
+func syntheticFig5(t *testing.T, s *overlayStudy, time func(c ovlCell, k int) float64) ovlFig5 {
+	t.Helper()
+	var bars []ovlBar
+	for _, c := range s.fig5Cells() {
+		b := ovlBar{Cell: c}
+		for k := range s.seeds {
+			r := isResult{Time: time(c, k), Messages: 1000}
+			switch c.Policy {
+			case engine.All:
+				r.ConnMean, r.ConnMax, r.StaticMax = 127, 127, 127
+			case engine.Random:
+				r.ConnMean, r.ConnMax, r.StaticMax = 64, 70, 64
+			default:
+				r.ConnMean, r.ConnMax, r.StaticMax, r.Relayed = 26+float64(c.Cache), 28+float64(c.Cache), 28, 700-10*c.Cache
+			}
+			b.Runs = append(b.Runs, r)
 		}
-		out = append(out, r)
+		bars = append(bars, b)
 	}
-	return out
+	f, err := newFig5(bars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
-// TestOverlayFindingsSynthetic: the Fig. 5 verdicts follow the numbers.
+// seedScale is a factor common to every cell of a seed (the keys it
+// draws), which paired differences cancel.
+func seedScale(k int) float64 { return 1 + 0.03*float64(k) }
+
+// paperLike is Fig. 5 as the paper describes it at every chunk size:
+// topology-aware beats all and random, and more shortcuts help.
+func paperLike(c ovlCell, k int) float64 {
+	switch c.Policy {
+	case engine.All:
+		return 1.2 * seedScale(k)
+	case engine.Random:
+		return 1.3 * seedScale(k)
+	}
+	return (1 - 0.01*float64(c.Cache)) * seedScale(k)
+}
+
+// TestOverlayFindingsSynthetic: the Fig. 5 verdicts follow the paired
+// intervals, per chunk size.
 func TestOverlayFindingsSynthetic(t *testing.T) {
 	s := newOverlayStudy(false, 1)
-	paperLike := func(c ovlCase) float64 {
-		switch c.Policy {
-		case engine.All:
-			return 1.2
-		case engine.Random:
-			return 1.3
+	r := &overlayResults{Fig5: syntheticFig5(t, s, paperLike), Readings: []ovlReading{{Name: "6 leaves", StaticMax: 28}, {Name: "5 leaves of 14", StaticMax: 31}}}
+	kernel := func(ch int) reading { return reading{ch, engine.HandshakeKernel} }
+	for _, ch := range s.chunks {
+		if f := ovlFindingBeats(s, r, kernel(ch)); f.Verdict != report.Reproduced {
+			t.Errorf("paper-like, chunk %d: topology beats: %s (%s)", ch, f.Verdict, f.Evidence)
 		}
-		return 1 - 0.01*float64(c.Cache) // shortcuts help
+		if f := ovlFindingNearly(s, r, kernel(ch)); f.Verdict != report.Reproduced {
+			t.Errorf("paper-like, chunk %d: nearly equal: %s (%s)", ch, f.Verdict, f.Evidence)
+		}
+		if f := ovlFindingShortcuts(s, r, kernel(ch)); f.Verdict != report.Reproduced {
+			t.Errorf("paper-like, chunk %d: shortcuts: %s (%s)", ch, f.Verdict, f.Evidence)
+		}
 	}
-	r := &overlayResults{Fig5: syntheticFig5(s, paperLike), Readings: []ovlReading{{Name: "6 leaves", StaticMax: 28}, {Name: "5 leaves of 14", StaticMax: 31}}}
-	if v := ovlFindingTopologyBeats(s, r).Verdict; v != report.Reproduced {
-		t.Errorf("paper-like: topology beats: %s", v)
-	}
-	if f := ovlFindingShortcuts(s, r); f.Verdict != report.Reproduced {
-		t.Errorf("paper-like: shortcuts: %s (%s)", f.Verdict, f.Evidence)
-	}
-	if v := ovlFindingStatic(r).Verdict; v != report.Reproduced {
-		t.Errorf("paper-like: static: %s", v)
+	if f := ovlFindingStatic(s, r); f.Verdict != report.Reproduced {
+		t.Errorf("paper-like: static: %s (%s)", f.Verdict, f.Evidence)
 	}
 	r.Readings[1].StaticMax = 29 // neither reading gives exactly 31
-	if v := ovlFindingStatic(r).Verdict; v != report.PartlyReproduced {
+	if v := ovlFindingStatic(s, r).Verdict; v != report.PartlyReproduced {
 		t.Errorf("no reading with 31: static: %s, want partial", v)
 	}
-	allWins := func(c ovlCase) float64 {
+
+	at := func(name string, time func(c ovlCell, k int) float64, check func(*overlayStudy, *overlayResults, reading) report.Finding, ch int, want report.Verdict) {
+		t.Helper()
+		r.Fig5 = syntheticFig5(t, s, time)
+		if f := check(s, r, kernel(ch)); f.Verdict != want {
+			t.Errorf("%s, chunk %d: %s, want %s (%s)", name, ch, f.Verdict, want, f.Evidence)
+		}
+	}
+	// "all" fastest: topology still beats random, so the claim holds in
+	// part; both fastest: not at all.
+	allWins := func(c ovlCell, k int) float64 {
 		if c.Policy == engine.All {
-			return 0.5
+			return 0.5 * seedScale(k)
 		}
-		return paperLike(c)
+		return paperLike(c, k)
 	}
-	r.Fig5 = syntheticFig5(s, allWins)
-	if v := ovlFindingTopologyBeats(s, r).Verdict; v != report.NotReproduced {
-		t.Errorf("all fastest: topology beats: %s", v)
-	}
-	onlyBig := func(c ovlCase) float64 { // beats both at C = 16 only
-		if c.Policy == engine.Topology {
-			return 1.25 - 0.1*float64(c.Cache/16)
+	at("all fastest", allWins, ovlFindingBeats, 0, report.PartlyReproduced)
+	at("all fastest", allWins, ovlFindingNearly, 0, report.NotReproduced)
+	bothWin := func(c ovlCell, k int) float64 {
+		if c.Policy != engine.Topology {
+			return 0.5 * seedScale(k)
 		}
-		return paperLike(c)
+		return paperLike(c, k)
 	}
-	r.Fig5 = syntheticFig5(s, onlyBig)
-	if v := ovlFindingTopologyBeats(s, r).Verdict; v != report.PartlyReproduced {
-		t.Errorf("beats both at C = 16 only: %s, want partial", v)
+	at("all and random fastest", bothWin, ovlFindingBeats, 256, report.NotReproduced)
+	// 3 % slower than all everywhere: nearly equal (within our +5 %), not
+	// better.
+	slower3 := func(c ovlCell, k int) float64 {
+		if c.Policy == engine.Topology { // and a shortcut costs 0.1 %
+			return 1.2 * 1.03 * (1 + 0.001*float64(c.Cache)) * seedScale(k)
+		}
+		return paperLike(c, k)
 	}
-	flat := func(c ovlCase) float64 { return 1 }
-	r.Fig5 = syntheticFig5(s, flat)
-	if v := ovlFindingShortcuts(s, r).Verdict; v != report.NotReproduced {
-		t.Errorf("no gain: shortcuts: %s", v)
+	at("3 % slower than all", slower3, ovlFindingNearly, 0, report.Reproduced)
+	at("3 % slower than all", slower3, ovlFindingBeats, 0, report.PartlyReproduced) // beats random only
+	at("3 % slower than all", slower3, ovlFindingShortcuts, 0, report.NotReproduced)
+	// A spread across the seeds that the pairing does not cancel: the
+	// intervals reach across 0, so nothing is decided.
+	noisy := func(c ovlCell, k int) float64 {
+		if c.Policy == engine.Topology && c.Cache > 0 {
+			return paperLike(ovlCell{Policy: engine.Topology}, k) * (1 + 0.05*float64(k-1))
+		}
+		return paperLike(c, k)
+	}
+	at("noisy shortcuts", noisy, ovlFindingShortcuts, 256, report.Inconclusive)
+	// Shortcuts help at one cache size only: partly.
+	oneC := func(c ovlCell, k int) float64 {
+		if c.Policy == engine.Topology && c.Cache != 4 {
+			return (1 + 0.001*float64(c.Cache)) * seedScale(k)
+		}
+		return paperLike(c, k)
+	}
+	at("only C = 4 helps", oneC, ovlFindingShortcuts, 256, report.PartlyReproduced)
+}
+
+// TestReadingsSideBySide: the readings table names the reading under
+// which the claims hold as the best fit.
+func TestReadingsSideBySide(t *testing.T) {
+	s := newOverlayStudy(false, 1)
+	// The paper's picture only with 256 B chunks under the kernel's
+	// handshake; elsewhere shortcuts cost.
+	f := syntheticFig5(t, s, func(c ovlCell, k int) float64 {
+		if c.Policy == engine.Topology && c.Cache > 0 && !(c.Chunk == 256 && c.Handshake == engine.HandshakeKernel) {
+			return (1 + 0.01*float64(c.Cache)) * seedScale(k)
+		}
+		return paperLike(c, k)
+	})
+	tb, best := s.readingsTable(f)
+	if best != "256 B chunks, kernel handshake" {
+		t.Errorf("best reading %q, want 256 B chunks under the kernel's handshake", best)
+	}
+	if len(tb.Rows) != len(s.chunks)*len(engine.Handshakes) {
+		t.Fatalf("%d rows, want one per reading", len(tb.Rows))
+	}
+	for _, row := range tb.Rows {
+		want := "2 of 3"
+		if row[0] == best {
+			want = "3 of 3"
+		}
+		if row[len(row)-1] != want {
+			t.Errorf("%s: %s claims reproduced, want %s (%q)", row[0], row[len(row)-1], want, row)
+		}
 	}
 }
 
-// TestOverlayFindingsCosts: the cost sweep's verdict follows the cells.
+// TestOverlayFindingsCosts: the cost sweep's verdict follows the cells'
+// paired intervals.
 func TestOverlayFindingsCosts(t *testing.T) {
 	s := newOverlayStudy(false, 1)
-	def := ovlCost{Poll: s.is.PollPerConn, Handshake: s.is.HandshakeCPU, All: 1, Topo: 0.9}
-	far := ovlCost{Poll: 2.4e-6, Handshake: s.is.HandshakeCPU, All: 2, Topo: 1.5}
-	r := &overlayResults{Costs: []ovlCost{def, far}}
+	bar := func(pol engine.Policy, chunk int, tm float64) ovlBar {
+		b := ovlBar{Cell: ovlCell{chunk, pol, s.sweepCache, engine.HandshakeKernel}}
+		for k := range s.seeds {
+			b.Runs = append(b.Runs, isResult{Time: tm * seedScale(k)})
+		}
+		return b
+	}
+	cell := func(poll float64, chunk int, all, topo float64) ovlCost {
+		return ovlCost{Poll: poll, Handshake: s.is.HandshakeCPU, Chunk: chunk, All: bar(engine.All, chunk, all), Topo: bar(engine.Topology, chunk, topo)}
+	}
+	r := &overlayResults{Costs: []ovlCost{cell(s.is.PollPerConn, 0, 1, 0.9), cell(2.4e-6, 0, 2, 1.5), cell(s.is.PollPerConn, 256, 1, 0.8), cell(2.4e-6, 256, 2, 1.5)}}
 	if v := ovlFindingCosts(s, r).Verdict; v != report.Reproduced {
 		t.Errorf("wins at the defaults: %s", v)
 	}
-	r.Costs[0].Topo = 1.1
+	r.Costs[0].Topo = bar(engine.Topology, 0, 1.1)
+	if f := ovlFindingCosts(s, r); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Ours, "whole messages +10.0") {
+		t.Errorf("wins at the defaults with chunks only: %s: %s", f.Verdict, f.Ours)
+	}
+	r.Costs[2].Topo = bar(engine.Topology, 256, 1.1)
 	if f := ovlFindingCosts(s, r); f.Verdict != report.PartlyReproduced || !strings.Contains(f.Evidence, "2.4 µs / 60 µs (whole)") {
 		t.Errorf("wins far from the defaults only: %s: %s", f.Verdict, f.Evidence)
 	}
-	r.Costs[1].Topo = 2.5
+	r.Costs[1].Topo = bar(engine.Topology, 0, 2.5)
+	r.Costs[3].Topo = bar(engine.Topology, 256, 2.5)
 	if v := ovlFindingCosts(s, r).Verdict; v != report.NotReproduced {
 		t.Errorf("no win: %s", v)
 	}
@@ -184,18 +282,38 @@ func TestOverlayFindingsPlans(t *testing.T) {
 	}
 }
 
-// TestOverlayQuickPage builds the quick page from the engines and checks
-// what must hold whatever the model's numbers.
-func TestOverlayQuickPage(t *testing.T) {
+// quick is the quick study at seed 1 and its results, run once for the
+// tests that read them (the grid takes about 20 CPU-s).
+var quick = sync.OnceValues(func() (quickRun, error) {
 	s := newOverlayStudy(false, 1)
 	raw, err := s.Run(context.Background(), nil, nil)
 	if err != nil {
-		t.Fatal(err)
+		return quickRun{}, err
 	}
 	r, err := s.results(raw)
+	return quickRun{s, r}, err
+})
+
+// quickRun is the quick study and its results.
+type quickRun struct {
+	s *overlayStudy
+	r *overlayResults
+}
+
+// quickResults is quick for a test: it fails the test on an error.
+func quickResults(t *testing.T) (*overlayStudy, *overlayResults) {
+	t.Helper()
+	q, err := quick()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return q.s, q.r
+}
+
+// TestOverlayQuickPage builds the quick page from the engines and checks
+// what must hold whatever the model's numbers.
+func TestOverlayQuickPage(t *testing.T) {
+	s, r := quickResults(t)
 	pg := s.page(r)
 	ids := map[string]bool{}
 	var findings int
@@ -218,8 +336,8 @@ func TestOverlayQuickPage(t *testing.T) {
 			t.Errorf("page lacks %s", id)
 		}
 	}
-	if findings != 7 {
-		t.Errorf("%d findings, want 7", findings)
+	if want := 5 + 3*len(s.chunks); findings != want {
+		t.Errorf("%d findings, want %d", findings, want)
 	}
 	for _, f := range overlayFindings(s, r) {
 		if f.Verdict != report.NotCheckable && (f.Paper == "" || f.Ours == "") {
@@ -249,19 +367,36 @@ func TestOverlayQuickPage(t *testing.T) {
 			t.Errorf("%s: inferred tree not isomorphic", tr.Name)
 		}
 	}
-	if len(r.Fig5) != len(s.caches)+2 {
-		t.Errorf("%d Fig. 5 bars, want %d", len(r.Fig5), len(s.caches)+2)
+	if want := len(s.chunks) * ((len(s.caches)-1)*len(engine.Handshakes) + 3); len(r.Fig5.Bars) != want {
+		t.Errorf("%d Fig. 5 bars, want %d", len(r.Fig5.Bars), want)
 	}
-	for _, x := range r.Fig5 {
-		if !(x.Time > 0) || math.IsInf(x.Time, 0) {
-			t.Errorf("Fig. 5 %s: time %g", x.Case.Label, x.Time)
+	for _, b := range r.Fig5.Bars {
+		if len(b.Runs) != s.seeds {
+			t.Errorf("Fig. 5 %s, %s: %d runs, want %d seeds", b.Cell.name(), chunkName(b.Cell.Chunk), len(b.Runs), s.seeds)
 		}
-		if x.Case.Policy == engine.All && x.Relayed != 0 {
-			t.Errorf("all-to-all relayed %g messages", x.Relayed)
+		for _, x := range b.Runs {
+			if !(x.Time > 0) || math.IsInf(x.Time, 0) {
+				t.Errorf("Fig. 5 %s: time %g", b.Cell.name(), x.Time)
+			}
+			if b.Cell.Policy == engine.All && x.Relayed != 0 {
+				t.Errorf("all-to-all relayed %d messages", x.Relayed)
+			}
+			if !b.Cell.shortcuts() && x.ShortcutsOpened != 0 {
+				t.Errorf("%s opened %d shortcuts", b.Cell.name(), x.ShortcutsOpened)
+			}
 		}
-		if x.Case.Policy == engine.Topology && x.Case.Cache == 0 && x.Opened != 0 {
-			t.Errorf("cache 0 opened %g shortcuts", x.Opened)
-		}
+	}
+	// The intervals the findings compare decide the verdicts, not the
+	// estimates inside them: moved by a half-width either way, none flips.
+	base := overlayFindings(s, r)
+	for _, frac := range []float64{-1, 1} {
+		verdict.Perturbed(frac, func() {
+			for i, f := range overlayFindings(s, r) {
+				if verdict.Opposite(base[i].Verdict, f.Verdict) {
+					t.Errorf("finding %d (%s): %s, but %s moved by %+g half-widths", i+1, base[i].Claim, base[i].Verdict, f.Verdict, frac)
+				}
+			}
+		})
 	}
 	for i, p := range r.Scale {
 		if p.Scalable.Count > p.Naive.Count {
