@@ -113,6 +113,7 @@ type bbox struct {
 	some, bad      bool
 }
 
+//go:noinline
 func (b *bbox) point(p Point) {
 	if !(math.Abs(p.X) <= math.MaxFloat32 && math.Abs(p.Y) <= math.MaxFloat32) {
 		b.bad = true
@@ -126,6 +127,7 @@ func (b *bbox) point(p Point) {
 	b.x1, b.y1 = max(b.x1, p.X), max(b.y1, p.Y)
 }
 
+//go:noinline
 func (b *bbox) grow(d float64) {
 	if d > 0 && !math.IsInf(d, 0) {
 		b.x0, b.y0, b.x1, b.y1 = b.x0-d, b.y0-d, b.x1+d, b.y1+d

@@ -312,6 +312,7 @@ func (d *Damage) boundAll(l List, scale float64, size image.Point) {
 	}
 }
 
+//go:noinline
 func clip(r image.Rectangle, size image.Point) image.Rectangle {
 	return r.Intersect(image.Rectangle{Max: size})
 }

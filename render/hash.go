@@ -95,6 +95,7 @@ func (h *hasher) word(w uint64) {
 
 func (h *hasher) float(f float64) { h.word(math.Float64bits(f)) }
 
+//go:noinline
 func (h *hasher) points(ps ...Point) {
 	for _, p := range ps {
 		h.float(p.X)
@@ -102,6 +103,7 @@ func (h *hasher) points(ps ...Point) {
 	}
 }
 
+//go:noinline
 func (h *hasher) colour(c color.RGBA) {
 	h.word(uint64(c.R)<<24 | uint64(c.G)<<16 | uint64(c.B)<<8 | uint64(c.A))
 }

@@ -50,6 +50,8 @@ type Model interface {
 }
 
 // Build is BuildProgress with no one to tell.
+//
+//go:noinline
 func (c Checked) Build(v Values, seed uint64) (Run, error) { return c.BuildProgress(v, seed, nil) }
 
 // BuildProgress checks v, reads the model's parameters and runs the model,

@@ -15,7 +15,7 @@ import (
 // scene's page, gen-anim writes "scene NAME: ..."), so a message names the
 // scene once. Errors that started "tcc scene: " or "overlay scene: " read
 // "scene tcc: tcc scene: ..." in gen-anim. The test reads every scene
-// package's error texts (fmt.Errorf and errors.New) and refuses one that
+// package's error texts (errf.Errorf, fmt.Errorf and errors.New) and refuses one that
 // says "scene:".
 func TestBuildErrorsNameNoScene(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("*", "*.go"))
@@ -41,7 +41,7 @@ func TestBuildErrorsNameNoScene(t *testing.T) {
 			if !ok || !(sel.Sel.Name == "Errorf" || sel.Sel.Name == "New") {
 				return true
 			}
-			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "fmt" && x.Name != "errors" {
+			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "fmt" && x.Name != "errors" && x.Name != "errf" {
 				return true
 			}
 			lit, ok := call.Args[0].(*ast.BasicLit)

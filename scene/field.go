@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"commlab/internal/errf"
 	"commlab/internal/shown"
 )
 
@@ -106,6 +107,8 @@ const MaxShown = shown.Max
 
 // Cut shortens s to MaxShown characters (runes), marking the cut with
 // "…" and how long s was, for messages that quote user input.
+//
+//go:noinline
 func Cut(s string) string { return shown.Cut(s) }
 
 // Want says in words what the field accepts, e.g. "a power of two in [2, 64]".
@@ -182,12 +185,16 @@ func (f Field) Parse(s string) (string, error) {
 type Values map[string]string
 
 // Float returns the value of key as a number (0 if absent).
+//
+//go:noinline
 func (v Values) Float(key string) float64 {
 	x, _ := strconv.ParseFloat(v[key], 64)
 	return x
 }
 
 // Int returns the value of key as an int (0 if absent).
+//
+//go:noinline
 func (v Values) Int(key string) int { return int(v.Float(key)) }
 
 // Bool returns the value of key as a bool.
@@ -234,29 +241,29 @@ func CheckFields(fields []Field) error {
 	seen := map[string]bool{}
 	for _, f := range fields {
 		if f.Key == "" || reserved[f.Key] || seen[f.Key] {
-			return fmt.Errorf("field %q: empty, reserved or duplicate key", f.Key)
+			return errf.Errorf("field %q: empty, reserved or duplicate key", f.Key)
 		}
 		seen[f.Key] = true
 		if f.Type != f.Kind.String() {
-			return fmt.Errorf("field %q: Type %q, want %q", f.Key, f.Type, f.Kind.String())
+			return errf.Errorf("field %q: Type %q, want %q", f.Key, f.Type, f.Kind.String())
 		}
 		got, err := f.Parse(f.Default)
 		if err != nil || got != f.Default {
-			return fmt.Errorf("field %q: default %q is not canonical (%q, %v)", f.Key, f.Default, got, err)
+			return errf.Errorf("field %q: default %q is not canonical (%q, %v)", f.Key, f.Default, got, err)
 		}
 		if (f.Kind == Int || f.Kind == Float) && !(f.Min < f.Max) {
-			return fmt.Errorf("field %q: empty range [%v, %v]", f.Key, f.Min, f.Max)
+			return errf.Errorf("field %q: empty range [%v, %v]", f.Key, f.Min, f.Max)
 		}
 		for _, d := range f.DependsOn {
 			if d == f.Key || !slices.ContainsFunc(fields, func(g Field) bool { return g.Key == d }) {
-				return fmt.Errorf("field %q depends on %q, which is not another field", f.Key, d)
+				return errf.Errorf("field %q depends on %q, which is not another field", f.Key, d)
 			}
 		}
 		if (f.DefaultFor != nil || f.RangeFor != nil) && len(f.DependsOn) == 0 {
-			return fmt.Errorf("field %q: a default or range that follows other fields must name them in DependsOn", f.Key)
+			return errf.Errorf("field %q: a default or range that follows other fields must name them in DependsOn", f.Key)
 		}
 		if (f.RangeFor != nil) && f.Kind != Int && f.Kind != Float {
-			return fmt.Errorf("field %q: RangeFor on a %s field", f.Key, f.Kind)
+			return errf.Errorf("field %q: RangeFor on a %s field", f.Key, f.Kind)
 		}
 	}
 	order := dependencyOrder(fields)
@@ -264,7 +271,7 @@ func CheckFields(fields []Field) error {
 	for _, f := range order {
 		for _, d := range f.DependsOn {
 			if !done[d] {
-				return fmt.Errorf("fields %q and %q depend on each other", f.Key, d)
+				return errf.Errorf("fields %q and %q depend on each other", f.Key, d)
 			}
 		}
 		done[f.Key] = true
@@ -275,12 +282,12 @@ func CheckFields(fields []Field) error {
 	for _, f := range fields {
 		if f.DefaultFor != nil {
 			if got := f.DefaultFor(def); got != f.Default {
-				return fmt.Errorf("field %q: Default %q, but DefaultFor gives %q at the defaults", f.Key, f.Default, got)
+				return errf.Errorf("field %q: Default %q, but DefaultFor gives %q at the defaults", f.Key, f.Default, got)
 			}
 		}
 		if f.RangeFor != nil {
 			if r := f.RangeFor(def); !r.Contains(def.Float(f.Key)) {
-				return fmt.Errorf("field %q: default %s out of its range at the defaults (%s)", f.Key, f.Default, r.Why)
+				return errf.Errorf("field %q: default %s out of its range at the defaults (%s)", f.Key, f.Default, r.Why)
 			}
 		}
 	}

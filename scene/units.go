@@ -12,6 +12,8 @@ import (
 // trial 0 is the run a scene draws, further trials feed its histograms. It
 // is sweep.RNG at point 0, so a native program reproduces a page's numbers
 // from its seed alone.
+//
+//go:noinline
 func RNG(seed uint64, trial int) *rand.Rand { return sweep.RNG(seed, 0, trial) }
 
 // Seconds formats a time in seconds for a label with an SI prefix and three

@@ -84,8 +84,14 @@
     showErrors(first);
     building(first);
     document.documentElement.dataset.theme = first.theme;
+    if (!embed) {
+      showPaper(first.paper);
+    }
     window.addEventListener('commlab-state', function () {
       const st = api.state();
+      if (!embed) {
+        showPaper(st.paper);
+      }
       showErrors(st);
       building(st);
       document.documentElement.dataset.theme = st.theme;
@@ -476,6 +482,85 @@
     $('places').hidden = list.childElementCount === 0;
   }
 
+  // showTime writes "now / end" as two spans (the text reads the same),
+  // so that a phone can put the end under the time when a scene's unit
+  // is a long word ("44.2 additions / 44.2 additions" would wrap mid-way
+  // and overflow the bar).
+  function showTime(now, end) {
+    const el = $('time');
+    if (el.textContent === now + ' / ' + end) {
+      return;
+    }
+    const a = document.createElement('span');
+    a.className = 'time-now';
+    a.textContent = now;
+    const b = document.createElement('span');
+    b.className = 'time-end';
+    b.textContent = ' / ' + end;
+    el.replaceChildren(a, b);
+  }
+
+  // showPaper lists, when the run's parameters are one of its paper's
+  // points, the paper's number beside the run's (state().paper): "paper:
+  // 1.271× (where) · commlab: 1.873×", each under what it compares,
+  // then the notes the comparison needs. Hidden elsewhere; never in an
+  // embedded scene (the canvas is the slide's, and a line over it would
+  // hide part of the picture).
+  function showPaper(paper) {
+    const box = $('paper-point');
+    const list = $('paper-list');
+    const items = paper || [];
+    const key = items.map(function (n) { return n.what + '=' + n.paperText + '|' + n.oursText; }).join('&');
+    if (list.dataset.shown === key) {
+      return;
+    }
+    list.dataset.shown = key;
+    list.replaceChildren();
+    for (const n of items) {
+      const li = document.createElement('li');
+      const what = document.createElement('span');
+      what.className = 'pp-what';
+      what.textContent = n.what;
+      const line = document.createElement('span');
+      line.className = 'pp-line';
+      const by = document.createElement('b');
+      by.textContent = n.by + ': ';
+      const theirs = document.createElement('span');
+      theirs.className = 'pp-paper';
+      theirs.textContent = n.paperText;
+      const where = document.createElement('span');
+      where.className = 'pp-source';
+      where.textContent = ' (' + n.source + ')';
+      const sep = document.createTextNode(' · ');
+      const us = document.createElement('b');
+      us.textContent = 'commlab: ';
+      const ours = document.createElement('span');
+      ours.className = 'pp-ours';
+      ours.textContent = n.oursText;
+      line.append(by, theirs, where, sep, us, ours);
+      li.append(what, line);
+      list.appendChild(li);
+    }
+    // A note (how the point was chosen, which model ours is) is said
+    // once, however many of the numbers it is about.
+    const notes = $('paper-notes');
+    notes.replaceChildren();
+    const said = {};
+    for (const n of items) {
+      if (n.note && !said[n.note]) {
+        said[n.note] = true;
+        const line = document.createElement('span');
+        line.textContent = n.note;
+        notes.appendChild(line);
+      }
+    }
+    if (items.length > 0) {
+      const by = items[0].by;
+      $('h-paper-point').textContent = 'Against ' + (by === 'paper' || by === 'slides' ? 'the ' + by : by);
+    }
+    box.hidden = items.length === 0;
+  }
+
   // syncPage shows st in the controls. A control the user is editing, or
   // whose value was rejected, keeps what the user typed.
   function syncPage(api, st) {
@@ -516,7 +601,7 @@
     if (scrub !== editing || st.playing) {
       scrub.value = String(st.t);
     }
-    $('time').textContent = st.timeText + ' / ' + st.endText;
+    showTime(st.timeText, st.endText);
 
     showNumbers(st.results);
     if (st.query !== lastQuery) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"commlab/engine/cost"
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
@@ -77,6 +78,12 @@ type app struct {
 	// last frame laid out, which a released run keeps showing.
 	budget   cost.Budget
 	lastList render.List
+
+	// paper is the paper's numbers beside the run shown's, when its
+	// values are one of the paper's points (scene.PaperPoint): worked out
+	// once per run, for the run paperRun counts.
+	paper    []scene.PaperNumber
+	paperRun int
 }
 
 // launcher starts a job's build and says whether it ended at once (j.run
@@ -137,7 +144,7 @@ func startApp(reg scene.Registry, query string, launch launcher) (*app, error) {
 		}
 		st.Values = def.Values
 		if run, err = a.sc.Build(st.Values, st.Seed); err != nil {
-			return nil, fmt.Errorf("scene %s does not build with its defaults: %w", st.Scene, err)
+			return nil, errf.Errorf("scene %s does not build with its defaults: %w", st.Scene, err)
 		}
 	}
 	a.st = st
@@ -431,6 +438,7 @@ func (a *app) Cancel() bool {
 	return true
 }
 
+//go:noinline
 func (a *app) cancelJob() {
 	if a.job != nil {
 		a.job.Cancel()
@@ -629,7 +637,28 @@ func (a *app) State(w, h int) map[string]any {
 		"progress":     progress,
 		"pending":      pending,
 		"buildMs":      a.buildSeconds * 1000,
+		"paper":        a.paperNumbers(),
 	}
+}
+
+// paperNumbers is state().paper: the paper's numbers beside the run
+// shown's, [] off the paper's points. Each is {what, by, paper,
+// paperText, source, ours, oursSE, oursText, unit, note}; by is who
+// published it ("paper", "slides", "LogGOPSim"), the texts are written
+// with the paper's decimals and oursSE is 0 for an exact number.
+func (a *app) paperNumbers() []any {
+	if a.paperRun != a.runID {
+		a.paper, a.paperRun = scene.PaperPoint(a.sc, a.st.Values, a.run.Numbers()), a.runID
+	}
+	info := a.sc.Info()
+	out := make([]any, len(a.paper))
+	for i, n := range a.paper {
+		out[i] = map[string]any{
+			"what": n.What, "by": n.ByText(), "paper": n.Paper, "paperText": n.PaperText(info), "source": n.Source,
+			"ours": n.Ours, "oursSE": n.OursSE, "oursText": n.OursText(info), "unit": n.Unit.String(), "note": n.Note,
+		}
+	}
+	return out
 }
 
 func floatsAny(xs []float64) []any {

@@ -92,6 +92,8 @@ func (j *job) wait(w func(errs []*scene.FieldError, canceled bool)) {
 }
 
 // build runs the scene's Build for the change, telling pr how far it got.
+//
+//go:noinline
 func (j *job) build(pr progress.Func) {
 	j.run, j.err = scene.BuildProgress(j.sc, j.c.next.Values, j.c.next.Seed, pr)
 }

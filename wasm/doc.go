@@ -65,7 +65,10 @@
 //	                 that repainted a base layer), firstFrameMs,
 //	                 layoutMs, paintMs, width, height, run (counts runs built),
 //	                 building, progress (0..1), pending (null, or {params,
-//	                 seed, seedText} being built; query holds them), buildMs}
+//	                 seed, seedText} being built; query holds them), buildMs,
+//	                 paper ([] off the paper's points, else [{what, by, paper,
+//	                 paperText, source, ours, oursSE, oursText, unit, note}]:
+//	                 the paper's number beside the run's, scene.PaperPoint)}
 //	setParams(obj)   {ok, errors, done} or, while the run builds, {ok: true,
 //	                 errors: [], building: true, done}: done is a Promise of
 //	                 the final {ok, errors, canceled}. Fields and seed, theme,

@@ -24,6 +24,8 @@ func jsType(v js.Value) (t js.Type, name string, ok bool) {
 }
 
 // isNumber reports whether v is a JavaScript number (not a BigInt).
+//
+//go:noinline
 func isNumber(v js.Value) bool {
 	t, _, ok := jsType(v)
 	return ok && t == js.TypeNumber

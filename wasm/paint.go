@@ -251,6 +251,8 @@ func (p *painter) flush() {
 
 // reserve makes room for n more vertices in this batch (indices are 16
 // bits).
+//
+//go:noinline
 func (p *painter) reserve(n int) {
 	if len(p.vs)+n > math.MaxUint16 {
 		p.flush()
@@ -326,6 +328,8 @@ func (p *painter) rect(r render.Rect) {
 }
 
 // snap rounds to the nearest device pixel edge.
+//
+//go:noinline
 func snap(x float32) float32 { return float32(math.Round(float64(x))) }
 
 // Axis-aligned rectangles and lines are snapped to whole device pixels:

@@ -4,10 +4,10 @@ package main
 
 import (
 	"encoding/base64"
-	"fmt"
 	"strings"
 	"syscall/js"
 
+	"commlab/internal/errf"
 	"commlab/render/raster"
 )
 
@@ -36,7 +36,7 @@ func (g *game) pngDataURL(scale float64) (string, error) {
 	c.Set("height", h)
 	ctx := c.Call("getContext", "2d")
 	if ctx.IsNull() {
-		return "", fmt.Errorf("the browser gives no 2D canvas of %dx%d pixels to encode the PNG", w, h)
+		return "", errf.Errorf("the browser gives no 2D canvas of %dx%d pixels to encode the PNG", w, h)
 	}
 	data := ctx.Call("createImageData", w, h)
 	js.CopyBytesToJS(data.Get("data"), straightRGBA(img))
@@ -44,7 +44,7 @@ func (g *game) pngDataURL(scale float64) (string, error) {
 	u := c.Call("toDataURL", "image/png").String()
 	if !strings.HasPrefix(u, pngPrefix) {
 		// A canvas the browser cannot encode (too large) gives "data:,".
-		return "", fmt.Errorf("the browser could not encode a %dx%d PNG", w, h)
+		return "", errf.Errorf("the browser could not encode a %dx%d PNG", w, h)
 	}
 	return u, nil
 }

@@ -18,8 +18,7 @@ import (
 )
 
 // Default trial counts: the paper's 30 per point; fewer in quick mode.
-const (
-)
+const ()
 
 func runReport(stdout, stderr io.Writer, args []string) error {
 	fs := cli.NewFlagSet("gen-report", stderr, "gen-report [-quick] [-out DIR] [-shard i/n] [-trials N] [-seed S] [-site-base URL]\n       gen-report merge -out DIR [-site-base URL] PART.json...\n       gen-report eval MODEL [flags]\n       gen-report topology infer|measure [flags]")

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"commlab/engine/param"
+	"commlab/internal/errf"
 )
 
 // MaxP is the largest number of processes Run accepts: 2^24 processes use
@@ -87,7 +88,7 @@ func (o OSPhase) String() string {
 func (o *OSPhase) Set(s string) error {
 	i := osPhases.Index(s)
 	if i < 0 {
-		return fmt.Errorf("want one of %s", osPhases.List())
+		return errf.Errorf("want one of %s", osPhases.List())
 	}
 	*o = OSPhase(i)
 	return nil
@@ -135,7 +136,7 @@ func (w NetWait) String() string {
 func (w *NetWait) Set(s string) error {
 	i := netWaits.Index(s)
 	if i < 0 {
-		return fmt.Errorf("want one of %s", netWaits.List())
+		return errf.Errorf("want one of %s", netWaits.List())
 	}
 	*w = NetWait(i)
 	return nil
@@ -190,7 +191,7 @@ func (h OSHits) String() string {
 func (h *OSHits) Set(s string) error {
 	i := osHitsChoices.Index(s)
 	if i < 0 {
-		return fmt.Errorf("want one of %s", osHitsChoices.List())
+		return errf.Errorf("want one of %s", osHitsChoices.List())
 	}
 	*h = OSHits(i)
 	return nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"commlab/internal/errf"
 )
 
 // XAxis is what a sweep set varies along its x axis.
@@ -177,12 +179,12 @@ const OptimalTol = 0.01
 func Summarize(p Params, byT [][]float64) (Summary, error) {
 	tmax := p.T
 	if len(byT) == 0 {
-		return Summary{}, fmt.Errorf("allreduce: no trials to summarize")
+		return Summary{}, errf.Errorf("allreduce: no trials to summarize")
 	}
 	sum := Summary{NoJitter: p.NoJitterTime(), MeanByT: make([]float64, tmax+1), Trials: len(byT)}
 	for i, r := range byT {
 		if len(r) != tmax+1 {
-			return Summary{}, fmt.Errorf("allreduce: trial %d has %d times, want T+1 = %d", i, len(r), tmax+1)
+			return Summary{}, errf.Errorf("allreduce: trial %d has %d times, want T+1 = %d", i, len(r), tmax+1)
 		}
 		for t, v := range r {
 			sum.MeanByT[t] += v

@@ -214,6 +214,8 @@ func numDigits(x float64, d int) string {
 }
 
 // Bytes writes a size in decimal units: "512 B", "40 MB", "8.5 GB".
+//
+//go:noinline
 func Bytes(x float64) string { return shown.Bytes(x) }
 
 // Duration writes an engine time: "0.8 s", "25 min", "3.1 h", "12 days".
@@ -237,6 +239,8 @@ func Duration(s float64) string {
 // under the budget when it is over times too large: for a cost linear in N,
 // N must shrink by over; for one linear in 1/period, period must grow by
 // over. It includes a 10 % margin.
+//
+//go:noinline
 func Scale(over, exp float64) float64 {
 	return math.Pow(over*1.1, 1/exp)
 }

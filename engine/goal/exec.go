@@ -10,6 +10,7 @@ import (
 	"weak"
 
 	"commlab/engine/progress"
+	"commlab/internal/errf"
 	"commlab/internal/prefetch"
 )
 
@@ -146,7 +147,7 @@ func (k *CritKind) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("goal: unknown critical-path link %q", b)
+	return errf.Errorf("goal: unknown critical-path link %q", b)
 }
 
 // CritStep is one link of the critical path: on Rank, from Start to End,

@@ -13,6 +13,7 @@ import (
 	"commlab/engine/cost"
 	"commlab/engine/noise"
 	"commlab/engine/param"
+	"commlab/internal/errf"
 	"commlab/internal/shown"
 )
 
@@ -139,18 +140,18 @@ func ReadNoiseTraceWithin(r io.Reader, name string, lim Limits) (*NoiseTrace, er
 			if len(f) > 2 {
 				at = col[2]
 			}
-			return nil, fmt.Errorf("%s:%d:%d: want \"start<TAB>duration\" (ns), found %q", name, line, at, shown.Cut(s))
+			return nil, errf.Errorf("%s:%d:%d: want \"start<TAB>duration\" (ns), found %q", name, line, at, shown.Cut(s))
 		}
 		var v [2]uint64
 		for i, x := range f {
 			fv, err := strconv.ParseFloat(x, 64)
 			if err != nil || !(fv >= 0) || fv > maxNoiseTime {
-				return nil, fmt.Errorf("%s:%d:%d: %s %q out of range: want a number of ns in [0, %g]", name, line, col[i], [2]string{"start", "duration"}[i], shown.Cut(x), float64(maxNoiseTime))
+				return nil, errf.Errorf("%s:%d:%d: %s %q out of range: want a number of ns in [0, %g]", name, line, col[i], [2]string{"start", "duration"}[i], shown.Cut(x), float64(maxNoiseTime))
 			}
 			v[i] = uint64(math.Round(fv))
 		}
 		if n := len(t.Start); n > 0 && v[0] <= t.Start[n-1] {
-			return nil, fmt.Errorf("%s:%d:%d: start %d is not after the previous event's start %d", name, line, col[0], v[0], t.Start[n-1])
+			return nil, errf.Errorf("%s:%d:%d: start %d is not after the previous event's start %d", name, line, col[0], v[0], t.Start[n-1])
 		}
 		t.Start = append(t.Start, v[0])
 		t.Duration = append(t.Duration, v[1])
@@ -158,12 +159,12 @@ func ReadNoiseTraceWithin(r io.Reader, name string, lim Limits) (*NoiseTrace, er
 	if err := sc.Err(); errors.Is(err, errTextLimit) {
 		return nil, &LimitError{Input: name, What: "text", Limit: float64(lim.Bytes), Line: line + 1, By: lim.By, Seconds: lim.Seconds}
 	} else if errors.Is(err, bufio.ErrTooLong) {
-		return nil, fmt.Errorf("%s:%d: line longer than %d bytes", name, line+1, bufio.MaxScanTokenSize)
+		return nil, errf.Errorf("%s:%d: line longer than %d bytes", name, line+1, bufio.MaxScanTokenSize)
 	} else if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, errf.Errorf("%s: %w", name, err)
 	}
 	if len(t.Start) < 2 {
-		return nil, fmt.Errorf("%s: a noise trace needs at least two events, found %d", name, len(t.Start))
+		return nil, errf.Errorf("%s: a noise trace needs at least two events, found %d", name, len(t.Start))
 	}
 	for _, d := range t.Duration[1:] {
 		t.sumAfterFirst += d

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"commlab/engine/cost"
+	"commlab/internal/errf"
 	"commlab/internal/shown"
 )
 
@@ -122,7 +123,7 @@ func (p *parser) run() (*Schedule, error) {
 		}
 		if len(line) == 0 && err != nil {
 			if err != io.EOF {
-				return nil, fmt.Errorf("%s: %w", p.name, err)
+				return nil, errf.Errorf("%s: %w", p.name, err)
 			}
 			break
 		}
@@ -138,7 +139,7 @@ func (p *parser) run() (*Schedule, error) {
 			p.statementLine()
 		}
 		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("%s: %w", p.name, err)
+			return nil, errf.Errorf("%s: %w", p.name, err)
 		}
 	}
 	if p.err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"commlab/internal/errf"
 	"commlab/internal/prefetch"
 )
 
@@ -257,7 +258,7 @@ type edge struct {
 func NewBuilder(numRanks int, labels bool, opsHint int) *Builder {
 	b := &Builder{rank: -1, keep: labels}
 	if numRanks < 1 || numRanks > MaxRanks {
-		b.err = fmt.Errorf("num_ranks %d out of range: want an integer in [1, %d]", numRanks, MaxRanks)
+		b.err = errf.Errorf("num_ranks %d out of range: want an integer in [1, %d]", numRanks, MaxRanks)
 		return b
 	}
 	b.s.numRanks = numRanks
@@ -303,12 +304,12 @@ func (b *Builder) StartRank(r int) error {
 	}
 	switch {
 	case b.rank >= 0:
-		b.err = fmt.Errorf("rank %d starts before rank %d's block is closed", r, b.rank)
+		b.err = errf.Errorf("rank %d starts before rank %d's block is closed", r, b.rank)
 	case r != b.next:
 		if r >= b.s.numRanks {
-			b.err = fmt.Errorf("rank %d out of range: num_ranks is %d", r, b.s.numRanks)
+			b.err = errf.Errorf("rank %d out of range: num_ranks is %d", r, b.s.numRanks)
 		} else {
-			b.err = fmt.Errorf("rank %d out of order: expected rank %d (blocks come in rank order, as LogGOPSim's txt2bin needs)", r, b.next)
+			b.err = errf.Errorf("rank %d out of order: expected rank %d (blocks come in rank order, as LogGOPSim's txt2bin needs)", r, b.next)
 		}
 	}
 	if b.err != nil {
@@ -324,10 +325,10 @@ type OpID uint32
 
 func (b *Builder) add(k Kind, peer uint32, size uint64, tag uint32, cpu, nic uint8, label string) OpID {
 	if b.err == nil && b.rank < 0 {
-		b.err = fmt.Errorf("%s outside a rank block", k)
+		b.err = errf.Errorf("%s outside a rank block", k)
 	}
 	if b.err == nil && len(b.s.ops) >= MaxOps {
-		b.err = fmt.Errorf("more than %d operations", MaxOps)
+		b.err = errf.Errorf("more than %d operations", MaxOps)
 	}
 	if b.err != nil {
 		return 0
@@ -384,7 +385,7 @@ func (b *Builder) add(k Kind, peer uint32, size uint64, tag uint32, cpu, nic uin
 // Send adds a send of size bytes to rank peer with tag.
 func (b *Builder) Send(size uint64, peer, tag uint32, cpu, nic uint8, label string) OpID {
 	if b.err == nil && (peer == Any || int64(peer) >= int64(b.s.numRanks)) {
-		b.err = fmt.Errorf("send to %d: peer out of range [0, %d)", int32(peer), b.s.numRanks)
+		b.err = errf.Errorf("send to %d: peer out of range [0, %d)", int32(peer), b.s.numRanks)
 	}
 	return b.add(Send, peer, size, tag, cpu, nic, label)
 }
@@ -392,7 +393,7 @@ func (b *Builder) Send(size uint64, peer, tag uint32, cpu, nic uint8, label stri
 // Recv adds a receive of size bytes from rank peer (or Any) with tag (or Any).
 func (b *Builder) Recv(size uint64, peer, tag uint32, cpu, nic uint8, label string) OpID {
 	if b.err == nil && peer != Any && int64(peer) >= int64(b.s.numRanks) {
-		b.err = fmt.Errorf("recv from %d: peer out of range [0, %d) (or -1 for any source)", peer, b.s.numRanks)
+		b.err = errf.Errorf("recv from %d: peer out of range [0, %d) (or -1 for any source)", peer, b.s.numRanks)
 	}
 	return b.add(Recv, peer, size, tag, cpu, nic, label)
 }
@@ -415,7 +416,7 @@ func (b *Builder) dep(a, c OpID, start bool) {
 	first := b.s.rankStart[len(b.s.rankStart)-1]
 	n := uint32(len(b.s.ops))
 	if b.rank < 0 || uint32(a) < first || uint32(a) >= n || uint32(c) < first || uint32(c) >= n {
-		b.err = fmt.Errorf("dependency between operations outside the current rank")
+		b.err = errf.Errorf("dependency between operations outside the current rank")
 		return
 	}
 	b.edges = append(room(b.edges, 1), edge{from: uint32(c) - first, to: uint32(a) - first, start: start})
@@ -429,13 +430,13 @@ func (b *Builder) EndRank() error {
 		return b.err
 	}
 	if b.rank < 0 {
-		b.err = fmt.Errorf("} without an open rank block")
+		b.err = errf.Errorf("} without an open rank block")
 		return b.err
 	}
 	first := b.s.rankStart[len(b.s.rankStart)-1]
 	n := uint32(len(b.s.ops)) - first
 	if len(b.s.succ)+len(b.edges) > maxEdges {
-		b.err = fmt.Errorf("more than %d dependencies", maxEdges)
+		b.err = errf.Errorf("more than %d dependencies", maxEdges)
 		return b.err
 	}
 	// Counting sort of the edges by source, stable: each op's dependents
@@ -467,7 +468,7 @@ func (b *Builder) EndRank() error {
 		fill[e.from]++
 	}
 	if err := b.checkCycle(first, n); err != nil {
-		b.err = fmt.Errorf("rank %d: %w", b.rank, err)
+		b.err = errf.Errorf("rank %d: %w", b.rank, err)
 		return b.err
 	}
 	// layoutBuild is spelled out beside b.layout (which implies it) so
@@ -628,7 +629,7 @@ func (b *Builder) cycleError(first, n uint32, indeg []uint32) error {
 		}
 		msg.WriteString(nm)
 	}
-	return fmt.Errorf("dependency cycle through %d operations: %s (each waits for the next)", len(path), msg.String())
+	return errf.Errorf("dependency cycle through %d operations: %s (each waits for the next)", len(path), msg.String())
 }
 
 // names are the labels of the rank's local ops, for a cycle error: the
@@ -654,10 +655,10 @@ func (b *Builder) Schedule() (*Schedule, error) {
 		return nil, b.err
 	}
 	if b.rank >= 0 {
-		return nil, fmt.Errorf("rank %d's block is not closed (missing })", b.rank)
+		return nil, errf.Errorf("rank %d's block is not closed (missing })", b.rank)
 	}
 	if b.next != b.s.numRanks {
-		return nil, fmt.Errorf("%s", missingRanks(b.s.numRanks, b.next))
+		return nil, errf.Errorf("%s", missingRanks(b.s.numRanks, b.next))
 	}
 	if layoutBuild && b.layout && int(b.blockOp) < len(b.s.ops) {
 		b.layoutBlock(len(b.s.ops))
@@ -667,7 +668,7 @@ func (b *Builder) Schedule() (*Schedule, error) {
 	s.inv = &invIndex{}
 	s.stats = &statsOnce{}
 	b.s = Schedule{}
-	b.err = fmt.Errorf("Schedule already called")
+	b.err = errf.Errorf("Schedule already called")
 	return &s, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 )
 
 // Trace converts a recorded run (Options.Record) into commlab's event
@@ -13,7 +14,7 @@ import (
 // within its rank; the span label names the operation.
 func Trace(s *Schedule, r *Result) (*trace.Trace, error) {
 	if r.Timeline == nil {
-		return nil, fmt.Errorf("goal: the run was not recorded (Options.Record)")
+		return nil, errf.Errorf("goal: the run was not recorded (Options.Record)")
 	}
 	ncpu := s.CPUs()
 	name := func(i int) string { return fmt.Sprintf("rank %d", i) }

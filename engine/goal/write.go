@@ -2,9 +2,10 @@ package goal
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"strconv"
+
+	"commlab/internal/errf"
 )
 
 // Writer writes GOAL text as it goes, rank by rank, the way Schedgen
@@ -29,7 +30,7 @@ type Label int
 func NewWriter(w io.Writer, numRanks int) *Writer {
 	wr := &Writer{w: bufio.NewWriterSize(w, 1<<16), numRanks: numRanks, rank: -1}
 	if numRanks < 1 || numRanks > MaxRanks {
-		wr.err = fmt.Errorf("goal: num_ranks %d out of range [1, %d]", numRanks, MaxRanks)
+		wr.err = errf.Errorf("goal: num_ranks %d out of range [1, %d]", numRanks, MaxRanks)
 		return wr
 	}
 	wr.buf = append(wr.buf[:0], "num_ranks "...)
@@ -39,6 +40,7 @@ func NewWriter(w io.Writer, numRanks int) *Writer {
 	return wr
 }
 
+//go:noinline
 func (w *Writer) flush() {
 	if w.err == nil {
 		_, w.err = w.w.Write(w.buf)
@@ -49,7 +51,7 @@ func (w *Writer) flush() {
 // StartRank opens rank r's block; ranks must come in order.
 func (w *Writer) StartRank(r int) {
 	if w.err == nil && (w.rank >= 0 || r != w.next) {
-		w.err = fmt.Errorf("goal: rank %d opened out of order (expected %d)", r, w.next)
+		w.err = errf.Errorf("goal: rank %d opened out of order (expected %d)", r, w.next)
 	}
 	w.rank, w.n = r, 0
 	w.buf = append(w.buf, "\nrank "...)
@@ -61,7 +63,7 @@ func (w *Writer) StartRank(r int) {
 // EndRank closes the block.
 func (w *Writer) EndRank() {
 	if w.err == nil && w.rank < 0 {
-		w.err = fmt.Errorf("goal: EndRank without StartRank")
+		w.err = errf.Errorf("goal: EndRank without StartRank")
 	}
 	w.rank = -1
 	w.next++
@@ -71,7 +73,7 @@ func (w *Writer) EndRank() {
 
 func (w *Writer) label() Label {
 	if w.err == nil && w.rank < 0 {
-		w.err = fmt.Errorf("goal: operation outside a rank block")
+		w.err = errf.Errorf("goal: operation outside a rank block")
 	}
 	w.n++
 	w.buf = append(w.buf, 'l')
@@ -107,7 +109,7 @@ func (w *Writer) Send(size uint64, peer, tag uint32) Label { return w.SendOn(siz
 // SendOn is Send on a given CPU and NIC.
 func (w *Writer) SendOn(size uint64, peer, tag uint32, cpu, nic uint8) Label {
 	if w.err == nil && (peer == Any || int64(peer) >= int64(w.numRanks)) {
-		w.err = fmt.Errorf("goal: send to %d out of range [0, %d)", int32(peer), w.numRanks)
+		w.err = errf.Errorf("goal: send to %d out of range [0, %d)", int32(peer), w.numRanks)
 	}
 	l := w.label()
 	w.buf = append(w.buf, "send "...)
@@ -126,7 +128,7 @@ func (w *Writer) Recv(size uint64, peer, tag uint32) Label { return w.RecvOn(siz
 // RecvOn is Recv on a given CPU and NIC.
 func (w *Writer) RecvOn(size uint64, peer, tag uint32, cpu, nic uint8) Label {
 	if w.err == nil && peer != Any && int64(peer) >= int64(w.numRanks) {
-		w.err = fmt.Errorf("goal: recv from %d out of range [0, %d)", peer, w.numRanks)
+		w.err = errf.Errorf("goal: recv from %d out of range [0, %d)", peer, w.numRanks)
 	}
 	l := w.label()
 	w.buf = append(w.buf, "recv "...)
@@ -159,7 +161,7 @@ func (w *Writer) IRequires(a, b Label) { w.dep(a, b, " irequires l") }
 
 func (w *Writer) dep(a, b Label, kw string) {
 	if w.err == nil && (a < 1 || int(a) > w.n || b < 1 || int(b) > w.n) {
-		w.err = fmt.Errorf("goal: dependency on an undefined label in rank %d", w.rank)
+		w.err = errf.Errorf("goal: dependency on an undefined label in rank %d", w.rank)
 	}
 	w.buf = append(w.buf, 'l')
 	w.buf = strconv.AppendInt(w.buf, int64(a), 10)
@@ -172,7 +174,7 @@ func (w *Writer) dep(a, b Label, kw string) {
 // Close flushes and checks that every rank was written.
 func (w *Writer) Close() error {
 	if w.err == nil && (w.rank >= 0 || w.next != w.numRanks) {
-		w.err = fmt.Errorf("goal: %d of %d ranks written", w.next, w.numRanks)
+		w.err = errf.Errorf("goal: %d of %d ranks written", w.next, w.numRanks)
 	}
 	if w.err == nil {
 		w.err = w.w.Flush()

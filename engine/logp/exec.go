@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"commlab/engine/des"
+	"commlab/internal/errf"
 )
 
 // OpKind is what an operation does with its processor's CPU.
@@ -104,7 +105,7 @@ type Builder struct {
 func NewBuilder(P int) *Builder {
 	b := &Builder{prog: Program{P: P, depOff: []int32{0}}}
 	if P < 1 {
-		b.err = fmt.Errorf("logp: program needs at least one processor, got P = %d", P)
+		b.err = errf.Errorf("logp: program needs at least one processor, got P = %d", P)
 	}
 	return b
 }
@@ -115,11 +116,11 @@ func (b *Builder) add(op Op, deps []int32) int32 {
 		return id
 	}
 	if op.Proc < 0 || int(op.Proc) >= b.prog.P {
-		b.err = fmt.Errorf("logp: op %d: processor %d out of range [0, %d)", id, op.Proc, b.prog.P)
+		b.err = errf.Errorf("logp: op %d: processor %d out of range [0, %d)", id, op.Proc, b.prog.P)
 	}
 	for _, d := range deps {
 		if d < 0 || d >= id {
-			b.err = fmt.Errorf("logp: op %d: dependency %d is not an earlier op", id, d)
+			b.err = errf.Errorf("logp: op %d: dependency %d is not an earlier op", id, d)
 		}
 	}
 	if op.Size < 1 {
@@ -134,7 +135,7 @@ func (b *Builder) add(op Op, deps []int32) int32 {
 // Compute adds dur units of work on proc after deps; it returns the op's index.
 func (b *Builder) Compute(proc int, dur float64, step int, deps ...int32) int32 {
 	if b.err == nil && !(dur >= 0) {
-		b.err = fmt.Errorf("logp: op %d: compute duration %g must be ≥ 0", len(b.prog.Ops), dur)
+		b.err = errf.Errorf("logp: op %d: compute duration %g must be ≥ 0", len(b.prog.Ops), dur)
 	}
 	return b.add(Op{Kind: Compute, Proc: int32(proc), Peer: -1, Match: -1, Dur: dur, Step: int32(step)}, deps)
 }
@@ -143,7 +144,7 @@ func (b *Builder) Compute(proc int, dur float64, step int, deps ...int32) int32 
 // message must be taken by exactly one Recv on peer.
 func (b *Builder) Send(proc, peer, size, step int, deps ...int32) int32 {
 	if b.err == nil && (peer < 0 || peer >= b.prog.P || peer == proc) {
-		b.err = fmt.Errorf("logp: op %d: send from %d to %d: peer out of range or self", len(b.prog.Ops), proc, peer)
+		b.err = errf.Errorf("logp: op %d: send from %d to %d: peer out of range or self", len(b.prog.Ops), proc, peer)
 	}
 	id := b.add(Op{Kind: Send, Proc: int32(proc), Peer: int32(peer), Match: -1, Size: int32(size), Step: int32(step)}, deps)
 	b.pending = append(b.pending, -1)
@@ -159,11 +160,11 @@ func (b *Builder) Recv(proc int, send int32, step int, deps ...int32) int32 {
 	if b.err == nil {
 		switch {
 		case send < 0 || send >= id || b.prog.Ops[send].Kind != Send:
-			b.err = fmt.Errorf("logp: op %d: recv of op %d, which is not an earlier send", id, send)
+			b.err = errf.Errorf("logp: op %d: recv of op %d, which is not an earlier send", id, send)
 		case int(b.prog.Ops[send].Peer) != proc:
-			b.err = fmt.Errorf("logp: op %d: recv on %d of a message sent to %d", id, proc, b.prog.Ops[send].Peer)
+			b.err = errf.Errorf("logp: op %d: recv on %d of a message sent to %d", id, proc, b.prog.Ops[send].Peer)
 		case b.prog.Ops[send].Match >= 0:
-			b.err = fmt.Errorf("logp: op %d: message of op %d already received by op %d", id, send, b.prog.Ops[send].Match)
+			b.err = errf.Errorf("logp: op %d: message of op %d already received by op %d", id, send, b.prog.Ops[send].Match)
 		}
 	}
 	if b.err != nil {
@@ -182,7 +183,7 @@ func (b *Builder) Program() (*Program, error) {
 	g := &b.prog
 	for i, op := range g.Ops {
 		if op.Kind == Send && op.Match < 0 {
-			return nil, fmt.Errorf("logp: op %d: message from %d to %d is never received", i, op.Proc, op.Peer)
+			return nil, errf.Errorf("logp: op %d: message from %d to %d is never received", i, op.Proc, op.Peer)
 		}
 	}
 	// Dependents in CSR form, so the executor walks them without maps.

@@ -107,6 +107,8 @@ func ExpectedProgress(p Params, ls float64, trials int, seed uint64, pr progress
 }
 
 // normCDF is Φ.
+//
+//go:noinline
 func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
 // normPDF is φ.

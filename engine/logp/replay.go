@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 )
 
 // Result is one replay of a fixed schedule under drawn latencies.
@@ -59,7 +60,7 @@ func Replay(s *Schedule, p Params, rng *rand.Rand, rec *trace.Trace) (Result, er
 	}
 	sp := s.Params
 	if p.P != sp.P || p.N != sp.N || p.O != sp.O || p.G != sp.G {
-		return Result{}, fmt.Errorf("logp: replay with P=%d n=%d o=%g g=%g of a schedule planned for P=%d n=%d o=%g g=%g",
+		return Result{}, errf.Errorf("logp: replay with P=%d n=%d o=%g g=%g of a schedule planned for P=%d n=%d o=%g g=%g",
 			p.P, p.N, p.O, p.G, sp.P, sp.N, sp.O, sp.G)
 	}
 	var nz Noise

@@ -2,8 +2,9 @@ package logp
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
+
+	"commlab/internal/errf"
 )
 
 // Schedule is the optimal LogP summation schedule for n numbers on P
@@ -165,7 +166,7 @@ func Plan(p Params, ls float64) (*Schedule, error) {
 	}
 	prog, err := b.Program()
 	if err != nil {
-		return nil, fmt.Errorf("logp: plan P=%d n=%d Ls=%g: %w", p.P, p.N, ls, err)
+		return nil, errf.Errorf("logp: plan P=%d n=%d Ls=%g: %w", p.P, p.N, ls, err)
 	}
 	s.Prog = prog
 	// The timetable is the nominal run itself, so a replay whose latencies

@@ -9,6 +9,7 @@ import (
 	"commlab/engine/param"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 )
 
@@ -61,7 +62,7 @@ func (k OpKind) String() string {
 // MarshalText writes the kind's name.
 func (k OpKind) MarshalText() ([]byte, error) {
 	if int(k) >= len(opNames) {
-		return nil, fmt.Errorf("mmdl: unknown op kind %d", k)
+		return nil, errf.Errorf("mmdl: unknown op kind %d", k)
 	}
 	return []byte(opNames[k]), nil
 }
@@ -150,7 +151,7 @@ func ParseSched(name string) (Sched, error) {
 // MarshalText writes the schedule's name.
 func (s Sched) MarshalText() ([]byte, error) {
 	if int(s) >= len(Scheds) {
-		return nil, fmt.Errorf("mmdl: unknown schedule %d", s)
+		return nil, errf.Errorf("mmdl: unknown schedule %d", s)
 	}
 	return []byte(Scheds[s]), nil
 }
@@ -191,7 +192,7 @@ func Rounds(in Instance, st Steady, R int, sched Sched) (*Schedule, error) {
 		RoundStart: make([]float64, R), RoundEnd: make([]float64, R)}
 	for i, f := range s.Final {
 		if f < -1e-9*max(1, in.Tasks[i]) {
-			return nil, fmt.Errorf("mmdl: the flows send %g tasks more than processor %d holds", -f, i)
+			return nil, errf.Errorf("mmdl: the flows send %g tasks more than processor %d holds", -f, i)
 		}
 		s.Final[i] = max(0, f)
 	}
@@ -490,11 +491,11 @@ func transfersOf(st Steady, p int) ([]Transfer, error) {
 	tr := st.Transfers
 	if tr == nil && st.Flow != nil {
 		if len(st.Flow) != p {
-			return nil, fmt.Errorf("mmdl: the flow matrix has %d rows for %d processors", len(st.Flow), p)
+			return nil, errf.Errorf("mmdl: the flow matrix has %d rows for %d processors", len(st.Flow), p)
 		}
 		for i, row := range st.Flow {
 			if len(row) != p {
-				return nil, fmt.Errorf("mmdl: flow row %d has %d entries for %d processors", i, len(row), p)
+				return nil, errf.Errorf("mmdl: flow row %d has %d entries for %d processors", i, len(row), p)
 			}
 			for j, x := range row {
 				if x > 0 && i != j {
@@ -505,7 +506,7 @@ func transfersOf(st Steady, p int) ([]Transfer, error) {
 	}
 	for _, t := range tr {
 		if t.From < 0 || t.From >= p || t.To < 0 || t.To >= p || t.From == t.To || !(t.Tasks >= 0) || math.IsInf(t.Tasks, 0) {
-			return nil, fmt.Errorf("mmdl: transfer %d -> %d of %g tasks is not a flow between two of the %d processors", t.From, t.To, t.Tasks, p)
+			return nil, errf.Errorf("mmdl: transfer %d -> %d of %g tasks is not a flow between two of the %d processors", t.From, t.To, t.Tasks, p)
 		}
 	}
 	return tr, nil

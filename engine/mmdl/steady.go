@@ -267,4 +267,5 @@ func cmpF(a, b float64) int {
 	return 0
 }
 
+//go:noinline
 func itoa(n int) string { return fmtF(float64(n)) }

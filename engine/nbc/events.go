@@ -3,6 +3,8 @@ package nbc
 import (
 	"errors"
 	"fmt"
+
+	"commlab/internal/errf"
 )
 
 // Result is one run of the experiment. Times are in seconds.
@@ -74,7 +76,7 @@ func (k EventKind) String() string {
 // MarshalText writes the kind's name, so JSON events read as words.
 func (k EventKind) MarshalText() ([]byte, error) {
 	if k >= numEventKinds {
-		return nil, fmt.Errorf("nbc: unknown event kind %d", k)
+		return nil, errf.Errorf("nbc: unknown event kind %d", k)
 	}
 	return []byte(eventNames[k]), nil
 }
@@ -108,12 +110,8 @@ func ValidateHandles(evs []HandleEvent) error {
 		slot  [2]int // enqueue, dequeue
 	}
 	var hs []life
-	var errs []error
-	report := func(format string, args ...any) {
-		if len(errs) < 10 {
-			errs = append(errs, fmt.Errorf(format, args...))
-		}
-	}
+	var errs problems
+	report := errs.add
 	last := 0.0
 	fin := [2]int{}
 	finAt := [2]float64{}
@@ -214,4 +212,16 @@ func ValidateHandles(evs []HandleEvent) error {
 		report("no handle issued")
 	}
 	return errors.Join(errs...)
+}
+
+// problems collects the first ten problems a check finds. add is not
+// inlined: the check reports from many places, and a copy of
+// fmt.Errorf at each is wasm the page pays for (docs/visualizer.md).
+type problems []error
+
+//go:noinline
+func (p *problems) add(format string, args ...any) {
+	if len(*p) < 10 {
+		*p = append(*p, errf.Errorf(format, args...))
+	}
 }

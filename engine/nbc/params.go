@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"commlab/engine/param"
+	"commlab/internal/errf"
 )
 
 // Method is one implementation of the non-blocking Alltoall the paper
@@ -45,7 +46,7 @@ func (m Method) String() string { return string(m) }
 func (m *Method) Set(s string) error {
 	i := methods.Index(s)
 	if i < 0 {
-		return fmt.Errorf("unknown method %q (want one of %s)", s, methods.List())
+		return errf.Errorf("unknown method %q (want one of %s)", s, methods.List())
 	}
 	*m = Methods[i]
 	return nil
@@ -288,6 +289,8 @@ type Params struct {
 func Default() Params { return Paper32Nodes(TCC) }
 
 // base holds everything but the experiment's size.
+//
+//go:noinline
 func base(m Method) Params {
 	return Params{
 		Method:          m,
@@ -329,6 +332,8 @@ func Paper2Nodes(m Method) Params {
 
 // Paper32Nodes is the paper's Fig. 2 setup: 32 nodes, 500 KB messages, a
 // 30,000 × 30,000 matrix.
+//
+//go:noinline
 func Paper32Nodes(m Method) Params {
 	p := base(m)
 	p.Nodes, p.Msg, p.Matrix = 32, 500e3, 30000

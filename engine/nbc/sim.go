@@ -7,6 +7,7 @@ import (
 	"commlab/engine/des"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 )
 
 // Event kinds of the discrete-event model.
@@ -363,7 +364,7 @@ func (m *model) simulate() error {
 	}
 	for r := range m.ranks {
 		if !m.ranks[r].ended {
-			return fmt.Errorf("nbc: internal error: rank %d stopped at step %d of %d (deadlock in the model)", r, m.ranks[r].pc, len(m.prog))
+			return errf.Errorf("nbc: internal error: rank %d stopped at step %d of %d (deadlock in the model)", r, m.ranks[r].pc, len(m.prog))
 		}
 	}
 	return nil
@@ -481,6 +482,8 @@ func (m *model) act(r int, a action, now float64) {
 
 // track records when rank 0's collectives progress by themselves: one is
 // in progress and nothing waits for a thread to enter the library.
+//
+//go:noinline
 func (m *model) track(r int, now float64) {
 	if r != 0 {
 		return

@@ -620,6 +620,8 @@ func (m *model) wCompletion(r int, now float64) {
 // ---- recording ----
 
 // event records rank 0's handle events.
+//
+//go:noinline
 func (m *model) event(r int, t float64, h int, k EventKind, slot int) {
 	if r != 0 {
 		return
@@ -642,6 +644,7 @@ func (m *model) setLane(r, lane int, k trace.Kind, t float64, label string, step
 	m.lanes[lane] = laneState{open: true, kind: k, start: t, label: label, step: step}
 }
 
+//go:noinline
 func (m *model) closeLane(r, lane int, t float64) {
 	if r != 0 || m.rec == nil || lane < 0 {
 		return

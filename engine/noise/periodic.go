@@ -1,8 +1,9 @@
 package noise
 
 import (
-	"fmt"
 	"math"
+
+	"commlab/internal/errf"
 )
 
 // Onset says when a process's OS-jitter windows begin.
@@ -62,13 +63,13 @@ type Periodic struct {
 // φ_i uniform in [0, period), independently per process unless coScheduled.
 func NewPeriodic(period, duration float64, onset Onset, coScheduled bool, key Key) (*Periodic, error) {
 	if !(period > 0) || math.IsInf(period, 0) {
-		return nil, fmt.Errorf("noise: period %g must be finite and > 0", period)
+		return nil, errf.Errorf("noise: period %g must be finite and > 0", period)
 	}
 	if !(duration > 0) || !(duration < period) {
-		return nil, fmt.Errorf("noise: duration %g must be in (0, period=%g)", duration, period)
+		return nil, errf.Errorf("noise: duration %g must be in (0, period=%g)", duration, period)
 	}
 	if onset > Stationary {
-		return nil, fmt.Errorf("noise: unknown onset %d", onset)
+		return nil, errf.Errorf("noise: unknown onset %d", onset)
 	}
 	return &Periodic{Period: period, Duration: duration, Onset: onset, CoScheduled: coScheduled, key: key}, nil
 }

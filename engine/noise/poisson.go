@@ -1,8 +1,9 @@
 package noise
 
 import (
-	"fmt"
 	"math"
+
+	"commlab/internal/errf"
 )
 
 // Poisson is the network noise of specs/allreduce-jitter.md: each process's
@@ -34,13 +35,13 @@ type Poisson struct {
 // the bucket width.
 func NewPoisson(mean, delay, span float64, key Key) (*Poisson, error) {
 	if !(mean > 0) || math.IsInf(mean, 0) {
-		return nil, fmt.Errorf("noise: mean inter-arrival %g must be finite and > 0", mean)
+		return nil, errf.Errorf("noise: mean inter-arrival %g must be finite and > 0", mean)
 	}
 	if !(delay > 0) || math.IsInf(delay, 0) {
-		return nil, fmt.Errorf("noise: delay %g must be finite and > 0", delay)
+		return nil, errf.Errorf("noise: delay %g must be finite and > 0", delay)
 	}
 	if !(span >= 0) || math.IsInf(span, 0) {
-		return nil, fmt.Errorf("noise: span %g must be finite and ≥ 0", span)
+		return nil, errf.Errorf("noise: span %g must be finite and ≥ 0", span)
 	}
 	lambda := min(max(span/mean, 1.0/4), 1) // events per bucket
 	n := &Poisson{Mean: mean, Delay: delay, W: float64(lambda * mean), key: key}
@@ -195,6 +196,8 @@ func Quiet() Cursor { return Cursor{At: math.Inf(-1), Next: math.Inf(1), after: 
 // with a clean flight time of flight. The common case (the flight lies in
 // the cursor's quiet interval) is one comparison; queries may come in any
 // time order. The butterfly kernel inlines that comparison itself.
+//
+//go:noinline
 func (n *Poisson) FlightDelay(c *Cursor, i int, s, flight float64) float64 {
 	if s >= c.At && s+flight <= c.Next {
 		return 0

@@ -5,6 +5,7 @@ import (
 
 	"commlab/engine/param"
 	"commlab/engine/topology"
+	"commlab/internal/errf"
 )
 
 // cluster is the switch tree as the overlay sees it: switches with their
@@ -86,7 +87,7 @@ func treeCluster(nodes int, parent []int, switchNodes [][]int, procs int) (*clus
 		d, x := 0, s
 		for parent[x] >= 0 {
 			if x = parent[x]; x >= len(parent) || d > len(parent) {
-				return nil, fmt.Errorf("overlay: switch %d: parent chain is broken or cyclic", s)
+				return nil, errf.Errorf("overlay: switch %d: parent chain is broken or cyclic", s)
 			}
 			d++
 		}
@@ -98,14 +99,14 @@ func treeCluster(nodes int, parent []int, switchNodes [][]int, procs int) (*clus
 	for s, ns := range switchNodes {
 		for _, n := range ns {
 			if n < 0 || n >= nodes || c.nodeLeaf[n] >= 0 {
-				return nil, fmt.Errorf("overlay: switch %d: node %d is out of range or on two switches", s, n)
+				return nil, errf.Errorf("overlay: switch %d: node %d is out of range or on two switches", s, n)
 			}
 			c.nodeLeaf[n] = s
 		}
 	}
 	for n, s := range c.nodeLeaf {
 		if s < 0 {
-			return nil, fmt.Errorf("overlay: node %d is on no switch", n)
+			return nil, errf.Errorf("overlay: node %d is on no switch", n)
 		}
 	}
 	c.place(procs)
@@ -155,6 +156,8 @@ func (c *cluster) path(u, v int, buf []int) ([]int, int) {
 }
 
 // hops is the number of switches between nodes u and v.
+//
+//go:noinline
 func (c *cluster) hops(u, v int) int {
 	if u == v {
 		return 0

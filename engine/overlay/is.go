@@ -10,6 +10,7 @@ import (
 	"commlab/engine/progress"
 	"commlab/engine/topology"
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 )
 
 // Event kinds of the simulation (des.Event.Kind).
@@ -159,7 +160,7 @@ func RunISOn(p Params, t *topology.Tree, rng *rand.Rand, rec *trace.Trace) (Resu
 
 func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Func) (Result, error) {
 	if rng == nil {
-		return Result{}, fmt.Errorf("overlay: RunIS needs a random source")
+		return Result{}, errf.Errorf("overlay: RunIS needs a random source")
 	}
 	P := p.Procs
 	adj, counts, perm := draw(p, cl, rng)
@@ -167,7 +168,7 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Fu
 	s.next = routes(adj, cl.procLeaf, p.Policy)
 	for i := range s.next {
 		if s.next[i] < 0 {
-			return Result{}, fmt.Errorf("overlay: process %d cannot reach process %d over the static connections", i/P, i%P)
+			return Result{}, errf.Errorf("overlay: process %d cannot reach process %d over the static connections", i/P, i%P)
 		}
 	}
 	s.cs = NewConnections(adj, p.Cache, s.bufferBytes)
@@ -241,7 +242,7 @@ func run(p Params, cl *cluster, rng *rand.Rand, rec *trace.Trace, pr progress.Fu
 
 	for i := range P {
 		if int(s.iter[i]) != p.Iterations {
-			return Result{}, fmt.Errorf("overlay: process %d stopped in iteration %d (a model bug)", i, s.iter[i])
+			return Result{}, errf.Errorf("overlay: process %d stopped in iteration %d (a model bug)", i, s.iter[i])
 		}
 		s.res.Time = max(s.res.Time, s.done[i])
 		s.res.ConnMean += float64(s.cs.Peak(i))
@@ -345,6 +346,8 @@ func (s *is) bufferBytes(a, b int) float64 {
 
 // latency is the one-way latency between processes a and b, without the
 // transfer time.
+//
+//go:noinline
 func (s *is) latency(a, b int) float64 {
 	return s.p.Latency + float64(s.cl.hops(s.cl.procNode[a], s.cl.procNode[b]))*s.p.HopLatency
 }

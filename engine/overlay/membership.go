@@ -1,9 +1,9 @@
 package overlay
 
 import (
-	"fmt"
 	"slices"
 
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 )
 
@@ -111,10 +111,10 @@ func (m *Membership) pick(s, from int) int {
 // returns the connections it opened.
 func (m *Membership) Join(p, leaf int) ([]Pair, error) {
 	if p < 0 || leaf < 0 {
-		return nil, fmt.Errorf("overlay: join: process %d on switch %d, want both ≥ 0", p, leaf)
+		return nil, errf.Errorf("overlay: join: process %d on switch %d, want both ≥ 0", p, leaf)
 	}
 	if m.Live(p) {
-		return nil, fmt.Errorf("overlay: join: process %d is already a member", p)
+		return nil, errf.Errorf("overlay: join: process %d is already a member", p)
 	}
 	for len(m.leaf) <= p {
 		m.leaf = append(m.leaf, -1)
@@ -140,7 +140,7 @@ func (m *Membership) Join(p, leaf int) ([]Pair, error) {
 // p).
 func (m *Membership) Leave(p int) (closed, opened []Pair, err error) {
 	if !m.Live(p) {
-		return nil, nil, fmt.Errorf("overlay: leave: process %d is not a member", p)
+		return nil, nil, errf.Errorf("overlay: leave: process %d is not a member", p)
 	}
 	s := m.leaf[p]
 	var lost []int // processes of other switches whose way into s was p

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"commlab/engine/param"
+	"commlab/internal/errf"
 )
 
 // Policy is how each process chooses its static connections (the paper's
@@ -36,7 +37,7 @@ func (p Policy) String() string { return string(p) }
 func (p *Policy) Set(s string) error {
 	i := policies.Index(s)
 	if i < 0 {
-		return fmt.Errorf("unknown policy %q (want one of %s)", s, policies.List())
+		return errf.Errorf("unknown policy %q (want one of %s)", s, policies.List())
 	}
 	*p = Policies[i]
 	return nil
@@ -74,7 +75,7 @@ func (p Pattern) String() string { return string(p) }
 func (p *Pattern) Set(s string) error {
 	i := patterns.Index(s)
 	if i < 0 {
-		return fmt.Errorf("unknown pattern %q (want one of %s)", s, patterns.List())
+		return errf.Errorf("unknown pattern %q (want one of %s)", s, patterns.List())
 	}
 	*p = Patterns[i]
 	return nil
@@ -128,7 +129,7 @@ func (h Handshake) String() string { return string(h) }
 func (h *Handshake) Set(s string) error {
 	i := handshakes.Index(s)
 	if i < 0 {
-		return fmt.Errorf("unknown handshake %q (want kernel or application)", s)
+		return errf.Errorf("unknown handshake %q (want kernel or application)", s)
 	}
 	*h = Handshakes[i]
 	return nil
@@ -286,12 +287,6 @@ var CostSources = []CostSource{
 
 // Validate reports the first parameter outside its range, naming it.
 func (p Params) Validate() error {
-	intRange := func(field string, v, lo, hi int) error {
-		if v < lo || v > hi {
-			return &param.Error{Field: field, Value: fmt.Sprint(v), Want: fmt.Sprintf("an integer in [%d, %d]", lo, hi)}
-		}
-		return nil
-	}
 	if err := intRange("nodes", p.Nodes, 1, MaxProcs); err != nil {
 		return err
 	}
@@ -362,6 +357,18 @@ func (p Params) Validate() error {
 		if !(c.v >= minRate && c.v <= maxRate) {
 			return &param.Error{Field: c.field, Value: fmt.Sprint(c.v), Want: fmt.Sprintf("a rate in [%g, %g] B/s", float64(minRate), maxRate)}
 		}
+	}
+	return nil
+}
+
+// intRange is nil when lo ≤ v ≤ hi, else the error that names field and
+// the range. Not inlined: Validate calls it at several places, and each
+// copy is wasm the page pays for (docs/visualizer.md).
+//
+//go:noinline
+func intRange(field string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return &param.Error{Field: field, Value: fmt.Sprint(v), Want: fmt.Sprintf("an integer in [%d, %d]", lo, hi)}
 	}
 	return nil
 }

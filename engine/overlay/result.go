@@ -1,6 +1,10 @@
 package overlay
 
-import "fmt"
+import (
+	"fmt"
+
+	"commlab/internal/errf"
+)
 
 // EventKind is what happened to a connection or a message.
 type EventKind uint8
@@ -38,7 +42,7 @@ func (k EventKind) String() string {
 // MarshalText writes the kind's name, so JSON reads as words.
 func (k EventKind) MarshalText() ([]byte, error) {
 	if k >= numEventKinds {
-		return nil, fmt.Errorf("overlay: unknown event kind %d", k)
+		return nil, errf.Errorf("overlay: unknown event kind %d", k)
 	}
 	return []byte(eventKindNames[k]), nil
 }

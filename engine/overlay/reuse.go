@@ -1,9 +1,10 @@
 package overlay
 
 import (
-	"fmt"
 	"math/bits"
 	"math/rand/v2"
+
+	"commlab/internal/errf"
 )
 
 // Reuse is the reuse-distance distribution of the destinations a process
@@ -47,7 +48,7 @@ func ReuseDistances(p Params, rng *rand.Rand) (Reuse, error) {
 		return Reuse{}, err
 	}
 	if rng == nil {
-		return Reuse{}, fmt.Errorf("overlay: ReuseDistances needs a random source")
+		return Reuse{}, errf.Errorf("overlay: ReuseDistances needs a random source")
 	}
 	t, err := Cluster(p)
 	if err != nil {

@@ -12,6 +12,8 @@ type Func func(done float64) error
 var ErrCanceled = errors.New("canceled")
 
 // Report calls f with done if f is non-nil; a nil Func never stops a run.
+//
+//go:noinline
 func (f Func) Report(done float64) error {
 	if f == nil {
 		return nil
@@ -22,6 +24,8 @@ func (f Func) Report(done float64) error {
 // Part is f for one part of a run that spans [lo, hi] of the whole: the
 // part reports its own fraction in [0, 1] and f hears lo + (hi-lo)·done.
 // A nil f gives a nil Func.
+//
+//go:noinline
 func (f Func) Part(lo, hi float64) Func {
 	if f == nil {
 		return nil

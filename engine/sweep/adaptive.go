@@ -1,8 +1,9 @@
 package sweep
 
 import (
-	"fmt"
 	"math"
+
+	"commlab/internal/errf"
 )
 
 // MaxTrials bounds the trials of one point, whatever a rule or its
@@ -62,11 +63,11 @@ type Result[R any] struct {
 func (r *Rule) check() error {
 	switch {
 	case r.Block < 1 || r.Block > MaxTrials:
-		return fmt.Errorf("sweep: rule: Block = %d is out of range: want an integer in [1, %d]", r.Block, MaxTrials)
+		return errf.Errorf("sweep: rule: Block = %d is out of range: want an integer in [1, %d]", r.Block, MaxTrials)
 	case !(r.Precision > 0 && r.Precision <= 1):
-		return fmt.Errorf("sweep: rule: Precision = %v is out of range: want a relative half-width in (0, 1]", r.Precision)
+		return errf.Errorf("sweep: rule: Precision = %v is out of range: want a relative half-width in (0, 1]", r.Precision)
 	case r.Cap < 1 || r.Cap > MaxTrials:
-		return fmt.Errorf("sweep: rule: Cap = %d is out of range: want an integer in [1, %d]", r.Cap, MaxTrials)
+		return errf.Errorf("sweep: rule: Cap = %d is out of range: want an integer in [1, %d]", r.Cap, MaxTrials)
 	}
 	return nil
 }
@@ -78,7 +79,7 @@ func (r *Rule) minimum(point int) (int, error) {
 	}
 	m := r.MinTrials(point)
 	if m < 1 || m > MaxTrials {
-		return 0, fmt.Errorf("sweep: rule: MinTrials(%d) = %d is out of range: want an integer in [1, %d]", point, m, MaxTrials)
+		return 0, errf.Errorf("sweep: rule: MinTrials(%d) = %d is out of range: want an integer in [1, %d]", point, m, MaxTrials)
 	}
 	return m, nil
 }
@@ -104,7 +105,7 @@ func (r *Rule) expect(point, first int) (float64, error) {
 	}
 	e := r.Expect(point)
 	if !(e >= 1 && e <= MaxTrials) {
-		return 0, fmt.Errorf("sweep: rule: Expect(%d) = %v is out of range: want a trial count in [1, %d]", point, e, MaxTrials)
+		return 0, errf.Errorf("sweep: rule: Expect(%d) = %v is out of range: want a trial count in [1, %d]", point, e, MaxTrials)
 	}
 	return e, nil
 }

@@ -2,10 +2,11 @@ package sweep
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"runtime"
 	"sync"
+
+	"commlab/internal/errf"
 )
 
 // pointPlan is what the plan says about one point before it runs.
@@ -19,15 +20,15 @@ type pointPlan struct {
 // layout evaluates the plan's hooks once per point, checking them.
 func (p Plan) layout() ([]pointPlan, error) {
 	if p.Points < 1 {
-		return nil, fmt.Errorf("sweep: plan needs ≥ 1 point, got %d", p.Points)
+		return nil, errf.Errorf("sweep: plan needs ≥ 1 point, got %d", p.Points)
 	}
 	if p.Until == nil {
 		if p.Trials < 1 || p.Trials > MaxTrials {
-			return nil, fmt.Errorf("sweep: plan's Trials = %d is out of range: want an integer in [1, %d]", p.Trials, MaxTrials)
+			return nil, errf.Errorf("sweep: plan's Trials = %d is out of range: want an integer in [1, %d]", p.Trials, MaxTrials)
 		}
 	} else {
 		if p.Trials != 0 {
-			return nil, fmt.Errorf("sweep: plan has Trials = %d and an adaptive rule: the rule decides the trials, leave Trials 0", p.Trials)
+			return nil, errf.Errorf("sweep: plan has Trials = %d and an adaptive rule: the rule decides the trials, leave Trials 0", p.Trials)
 		}
 		if err := p.Until.check(); err != nil {
 			return nil, err
@@ -43,7 +44,7 @@ func (p Plan) layout() ([]pointPlan, error) {
 			c = p.Cost(pt)
 		}
 		if !(c >= 0 && c <= math.MaxFloat64) {
-			return nil, fmt.Errorf("sweep: Cost(%d) = %v: want a finite cost ≥ 0", pt, c)
+			return nil, errf.Errorf("sweep: Cost(%d) = %v: want a finite cost ≥ 0", pt, c)
 		}
 		pp := pointPlan{cost: c, min: p.Trials, first: p.Trials, last: p.Trials, expect: float64(p.Trials)}
 		if r := p.Until; r != nil {
@@ -120,10 +121,10 @@ func execute[W, R any](ctx context.Context, p Plan, stat Statistic[R], newWorker
 	}
 	workers = min(workers, firstTrials) // no more than can start at once
 	if err := ctx.Err(); err != nil {
-		return Result[R]{}, fmt.Errorf("sweep: stopped before the start: %w", context.Cause(ctx))
+		return Result[R]{}, errf.Errorf("sweep: stopped before the start: %w", context.Cause(ctx))
 	}
 	stopWatch := context.AfterFunc(ctx, func() {
-		x.fail(fmt.Errorf("sweep: stopped before the end: %w", context.Cause(ctx)))
+		x.fail(errf.Errorf("sweep: stopped before the end: %w", context.Cause(ctx)))
 	})
 	defer stopWatch()
 	if p.Progress != nil {
@@ -153,7 +154,7 @@ func execute[W, R any](ctx context.Context, p Plan, stat Statistic[R], newWorker
 	err = x.err
 	x.mu.Unlock()
 	if err == nil && ctx.Err() != nil { // cancelled as the last trials ended
-		err = fmt.Errorf("sweep: stopped before the end: %w", context.Cause(ctx))
+		err = errf.Errorf("sweep: stopped before the end: %w", context.Cause(ctx))
 	}
 	if err != nil {
 		return Result[R]{}, err
@@ -216,7 +217,7 @@ func (x *execution[W, R]) work(w W) {
 		x.mu.Lock()
 		if err != nil {
 			if x.err == nil {
-				x.err = fmt.Errorf("sweep: point %d, trial %d: %w", pt, tr, err)
+				x.err = errf.Errorf("sweep: point %d, trial %d: %w", pt, tr, err)
 			}
 			x.cond.Broadcast()
 			return
@@ -254,7 +255,7 @@ func (x *execution[W, R]) checkpoint(pt int) (grow float64) {
 		x.mu.Lock()
 		if err != nil {
 			if x.err == nil {
-				x.err = fmt.Errorf("sweep: point %d after %d trials: statistic: %w", pt, c, err)
+				x.err = errf.Errorf("sweep: point %d after %d trials: statistic: %w", pt, c, err)
 			}
 			x.cond.Broadcast()
 			return 0

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"commlab/internal/errf"
 )
 
 // PartError is a problem with one of the parts given to MergePlan or
@@ -52,7 +54,7 @@ type sharding struct {
 // left for the caller to judge.
 func checkParts(p Plan, parts []PartInfo) (*sharding, error) {
 	if len(parts) == 0 {
-		return nil, fmt.Errorf("merge: no shard outputs")
+		return nil, errf.Errorf("merge: no shard outputs")
 	}
 	pts, err := p.layout()
 	if err != nil {
@@ -68,7 +70,7 @@ func checkParts(p Plan, parts []PartInfo) (*sharding, error) {
 	for k, in := range parts {
 		sh := shardOf(in)
 		bad := func(format string, a ...any) error {
-			return &PartError{Part: k, Shard: sh, Err: fmt.Errorf(format, a...)}
+			return &PartError{Part: k, Shard: sh, Err: errf.Errorf(format, a...)}
 		}
 		if err := sh.check(); err != nil {
 			return nil, bad("%v", err)
@@ -102,15 +104,15 @@ func checkParts(p Plan, parts []PartInfo) (*sharding, error) {
 		for _, pt := range slices.Sorted(maps.Keys(in.Trials)) {
 			switch {
 			case pt < 0 || pt >= p.Points:
-				return nil, &PartError{k, sh, fmt.Errorf("holds point %d, outside [0, %d)", pt, p.Points)}
+				return nil, &PartError{k, sh, errf.Errorf("holds point %d, outside [0, %d)", pt, p.Points)}
 			case s.owners[pt] != sh.Index:
-				return nil, &PartError{k, sh, fmt.Errorf("holds point %d, which the plan's split gives to shard %d/%d: was it run with another plan?", pt, s.owners[pt], s.count)}
+				return nil, &PartError{k, sh, errf.Errorf("holds point %d, which the plan's split gives to shard %d/%d: was it run with another plan?", pt, s.owners[pt], s.count)}
 			}
 		}
 		if len(in.Trials) != held[sh.Index-1] {
 			for pt, o := range s.owners {
 				if _, ok := in.Trials[pt]; o == sh.Index && !ok {
-					return nil, &PartError{k, sh, fmt.Errorf("lacks point %d, which the plan's split gives it (%d of its %d points are there)", pt, len(in.Trials), held[sh.Index-1])}
+					return nil, &PartError{k, sh, errf.Errorf("lacks point %d, which the plan's split gives it (%d of its %d points are there)", pt, len(in.Trials), held[sh.Index-1])}
 				}
 			}
 		}
@@ -140,9 +142,9 @@ func (s *sharding) missing() []int {
 func MergePlan[R any](p Plan, stat Statistic[R], parts []Partial[R], valid func(point, trial int, r R) error) (Result[R], error) {
 	switch {
 	case p.Until != nil && stat == nil:
-		return Result[R]{}, fmt.Errorf("merge: the plan is adaptive: give the statistic its run used")
+		return Result[R]{}, errf.Errorf("merge: the plan is adaptive: give the statistic its run used")
 	case p.Until == nil && stat != nil:
-		return Result[R]{}, fmt.Errorf("merge: the plan has fixed trials: it takes no statistic")
+		return Result[R]{}, errf.Errorf("merge: the plan has fixed trials: it takes no statistic")
 	}
 	infos := make([]PartInfo, len(parts))
 	for k, part := range parts {
@@ -153,7 +155,7 @@ func MergePlan[R any](p Plan, stat Statistic[R], parts []Partial[R], valid func(
 		return Result[R]{}, err
 	}
 	if m := s.missing(); len(m) > 0 {
-		return Result[R]{}, fmt.Errorf("merge: %d of %d shards missing: %s", len(m), s.count, ranges(m, s.count))
+		return Result[R]{}, errf.Errorf("merge: %d of %d shards missing: %s", len(m), s.count, ranges(m, s.count))
 	}
 	out := Result[R]{Results: make([][]R, p.Points), Stops: make([]Stop, p.Points)}
 	for pt, o := range s.owners {
@@ -163,14 +165,14 @@ func MergePlan[R any](p Plan, stat Statistic[R], parts []Partial[R], valid func(
 		if valid != nil {
 			for t, r := range rs {
 				if err := valid(pt, t, r); err != nil {
-					return Result[R]{}, bad(fmt.Errorf("point %d, trial %d: %w", pt, t, err))
+					return Result[R]{}, bad(errf.Errorf("point %d, trial %d: %w", pt, t, err))
 				}
 			}
 		}
 		pp := s.pts[pt]
 		if p.Until == nil {
 			if len(rs) != p.Trials {
-				return Result[R]{}, bad(fmt.Errorf("point %d has %d trials, the plan runs %d", pt, len(rs), p.Trials))
+				return Result[R]{}, bad(errf.Errorf("point %d has %d trials, the plan runs %d", pt, len(rs), p.Trials))
 			}
 			out.Stops[pt] = Stop{Trials: p.Trials, Min: p.Trials}
 		} else {
@@ -190,16 +192,16 @@ func MergePlan[R any](p Plan, stat Statistic[R], parts []Partial[R], valid func(
 func replay[R any](r *Rule, stat Statistic[R], pt int, pp pointPlan, rs []R) (Stop, error) {
 	for c := pp.first; ; c = min(c+r.Block, pp.last) {
 		if len(rs) < c {
-			return Stop{}, fmt.Errorf("point %d has %d trials, but the rule runs it to %d at least (checkpoints %d, %d, … up to %d)", pt, len(rs), c, pp.first, min(pp.first+r.Block, pp.last), pp.last)
+			return Stop{}, errf.Errorf("point %d has %d trials, but the rule runs it to %d at least (checkpoints %d, %d, … up to %d)", pt, len(rs), c, pp.first, min(pp.first+r.Block, pp.last), pp.last)
 		}
 		est, hw, err := stat(pt, rs[:c:c])
 		if err != nil {
-			return Stop{}, fmt.Errorf("point %d after %d trials: statistic: %w", pt, c, err)
+			return Stop{}, errf.Errorf("point %d after %d trials: statistic: %w", pt, c, err)
 		}
 		precise := r.precise(est, hw)
 		if precise || c >= pp.last {
 			if len(rs) != c {
-				return Stop{}, fmt.Errorf("point %d has %d trials, but the rule stops it at %d", pt, len(rs), c)
+				return Stop{}, errf.Errorf("point %d has %d trials, but the rule stops it at %d", pt, len(rs), c)
 			}
 			return Stop{Trials: c, Min: pp.min, Capped: !precise}, nil
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 )
 
@@ -26,11 +27,11 @@ func ParseShard(s string) (Shard, error) {
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil {
-		return Shard{}, fmt.Errorf("shard %q: want i/n, e.g. 2/8", s)
+		return Shard{}, errf.Errorf("shard %q: want i/n, e.g. 2/8", s)
 	}
 	sh := Shard{i, n}
 	if n < 1 { // 0/0 would read as the zero Shard, the whole grid
-		return Shard{}, fmt.Errorf("shard %s: want i/n with n in [1, %d] and i in [1, n]", s, MaxShards)
+		return Shard{}, errf.Errorf("shard %s: want i/n with n in [1, %d] and i in [1, n]", s, MaxShards)
 	}
 	return sh, sh.check()
 }
@@ -40,7 +41,7 @@ func (s Shard) check() error {
 		return nil
 	}
 	if s.Count < 1 || s.Count > MaxShards || s.Index < 1 || s.Index > s.Count {
-		return fmt.Errorf("shard %d/%d: want i/n with n in [1, %d] and i in [1, n]", s.Index, s.Count, MaxShards)
+		return errf.Errorf("shard %d/%d: want i/n with n in [1, %d] and i in [1, n]", s.Index, s.Count, MaxShards)
 	}
 	return nil
 }
@@ -96,11 +97,11 @@ func assign(pts []pointPlan, count int) ([]int, error) {
 // 1..count, is a function of (costs, count) alone.
 func Assign(costs []float64, count int) ([]int, error) {
 	if count < 1 || count > MaxShards {
-		return nil, fmt.Errorf("sweep: %d shards: want a count in [1, %d]", count, MaxShards)
+		return nil, errf.Errorf("sweep: %d shards: want a count in [1, %d]", count, MaxShards)
 	}
 	for pt, c := range costs {
 		if !(c >= 0 && c < 1e300) {
-			return nil, fmt.Errorf("sweep: point %d costs %v: want a finite cost ≥ 0", pt, c)
+			return nil, errf.Errorf("sweep: point %d costs %v: want a finite cost ≥ 0", pt, c)
 		}
 	}
 	order := make([]int, len(costs))
@@ -197,7 +198,7 @@ func NewPartial[R any](fingerprint string, sh Shard, results [][]R) Partial[R] {
 // checks them against the plan as well.
 func Merge[R any](parts []Partial[R]) ([][]R, error) {
 	if len(parts) == 0 {
-		return nil, fmt.Errorf("merge: no shard outputs")
+		return nil, errf.Errorf("merge: no shard outputs")
 	}
 	fp, n := parts[0].Fingerprint, parts[0].Points
 	// The parts come from files: a grid's size is checked against the
@@ -206,16 +207,16 @@ func Merge[R any](parts []Partial[R]) ([][]R, error) {
 	held := 0
 	for _, p := range parts {
 		if p.Fingerprint != fp || p.Points != n {
-			return nil, fmt.Errorf("merge: shard %v is of another grid (%q, %d points) than shard %v (%q, %d points)",
+			return nil, errf.Errorf("merge: shard %v is of another grid (%q, %d points) than shard %v (%q, %d points)",
 				p.Shard, p.Fingerprint, p.Points, parts[0].Shard, fp, n)
 		}
 		held += len(p.Results)
 	}
 	if n < 1 {
-		return nil, fmt.Errorf("merge: shard %v has %d points, want at least 1", parts[0].Shard, n)
+		return nil, errf.Errorf("merge: shard %v has %d points, want at least 1", parts[0].Shard, n)
 	}
 	if n > held {
-		return nil, fmt.Errorf("merge: %d of %d points missing: the shard outputs hold %d; is a shard's output absent?", n-held, n, held)
+		return nil, errf.Errorf("merge: %d of %d points missing: the shard outputs hold %d; is a shard's output absent?", n-held, n, held)
 	}
 	out := make([][]R, n)
 	from := make([]Shard, n)
@@ -223,10 +224,10 @@ func Merge[R any](parts []Partial[R]) ([][]R, error) {
 		for _, pt := range slices.Sorted(maps.Keys(p.Results)) { // in order: stable messages
 			r := p.Results[pt]
 			if pt < 0 || pt >= n {
-				return nil, fmt.Errorf("merge: shard %v has point %d outside [0, %d)", p.Shard, pt, n)
+				return nil, errf.Errorf("merge: shard %v has point %d outside [0, %d)", p.Shard, pt, n)
 			}
 			if out[pt] != nil {
-				return nil, fmt.Errorf("merge: point %d is in shard %v and in shard %v", pt, from[pt], p.Shard)
+				return nil, errf.Errorf("merge: point %d is in shard %v and in shard %v", pt, from[pt], p.Shard)
 			}
 			out[pt], from[pt] = r, p.Shard
 		}
@@ -238,7 +239,7 @@ func Merge[R any](parts []Partial[R]) ([][]R, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("merge: %d of %d points missing (first: %v); is a shard's output absent?", len(missing), n, missing[:min(5, len(missing))])
+		return nil, errf.Errorf("merge: %d of %d points missing (first: %v); is a shard's output absent?", len(missing), n, missing[:min(5, len(missing))])
 	}
 	return out, nil
 }

@@ -2,8 +2,9 @@ package sweep
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
+
+	"commlab/internal/errf"
 )
 
 // Plan describes a grid and how to run it.
@@ -56,10 +57,10 @@ type Trial[W, R any] func(w W, point, trial int, rng *rand.Rand) (R, error)
 // point and trial that caused it; so does the context's cancellation.
 func Run[W, R any](ctx context.Context, p Plan, newWorker func() W, trial Trial[W, R]) ([][]R, error) {
 	if p.Until != nil {
-		return nil, fmt.Errorf("sweep: the plan has an adaptive rule: use RunUntil")
+		return nil, errf.Errorf("sweep: the plan has an adaptive rule: use RunUntil")
 	}
 	if p.Points < 1 || p.Trials < 1 {
-		return nil, fmt.Errorf("sweep: plan needs ≥ 1 point and ≥ 1 trial, got %d × %d", p.Points, p.Trials)
+		return nil, errf.Errorf("sweep: plan needs ≥ 1 point and ≥ 1 trial, got %d × %d", p.Points, p.Trials)
 	}
 	res, err := execute(ctx, p, nil, newWorker, trial)
 	return res.Results, err
@@ -74,10 +75,10 @@ func Run[W, R any](ctx context.Context, p Plan, newWorker func() W, trial Trial[
 // Points outside the shard have nil results and a zero Stop.
 func RunUntil[W, R any](ctx context.Context, p Plan, stat Statistic[R], newWorker func() W, trial Trial[W, R]) (Result[R], error) {
 	if p.Until == nil {
-		return Result[R]{}, fmt.Errorf("sweep: RunUntil needs a rule (Plan.Until)")
+		return Result[R]{}, errf.Errorf("sweep: RunUntil needs a rule (Plan.Until)")
 	}
 	if stat == nil {
-		return Result[R]{}, fmt.Errorf("sweep: RunUntil needs a statistic")
+		return Result[R]{}, errf.Errorf("sweep: RunUntil needs a statistic")
 	}
 	return execute(ctx, p, stat, newWorker, trial)
 }

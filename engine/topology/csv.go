@@ -5,13 +5,13 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"commlab/internal/errf"
 	"commlab/internal/shown"
 )
 
@@ -36,7 +36,7 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 	cr.ReuseRecord = false
 	head, err := cr.Read()
 	if err == io.EOF {
-		return nil, nil, fmt.Errorf("rtt csv: empty input (want a header row of node names)")
+		return nil, nil, errf.Errorf("rtt csv: empty input (want a header row of node names)")
 	}
 	if err != nil {
 		return nil, nil, csvError("rtt csv", err)
@@ -45,10 +45,10 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 		head = head[1:]
 	}
 	if len(head) == 0 {
-		return nil, nil, fmt.Errorf("rtt csv: line 1, column 1: the header names no nodes")
+		return nil, nil, errf.Errorf("rtt csv: line 1, column 1: the header names no nodes")
 	}
 	if len(head) > MaxNodes {
-		return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: %d nodes, at most %d", MaxNodes+2, len(head), MaxNodes)
+		return nil, nil, errf.Errorf("rtt csv: line 1, column %d: %d nodes, at most %d", MaxNodes+2, len(head), MaxNodes)
 	}
 	n := len(head)
 	ids := make(map[string]int, n)
@@ -56,10 +56,10 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 	for i, h := range head {
 		h = strings.TrimSpace(h)
 		if h == "" {
-			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: empty node name", i+2)
+			return nil, nil, errf.Errorf("rtt csv: line 1, column %d: empty node name", i+2)
 		}
 		if j, dup := ids[h]; dup {
-			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: node %q named twice (first in column %d)", i+2, shown.Cut(h), j+2)
+			return nil, nil, errf.Errorf("rtt csv: line 1, column %d: node %q named twice (first in column %d)", i+2, shown.Cut(h), j+2)
 		}
 		ids[h] = i
 		names[i] = h
@@ -79,27 +79,27 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 			continue
 		}
 		if len(rec) != n+1 {
-			return nil, nil, fmt.Errorf("rtt csv: line %d, column %d: %d fields, want %d (the node's name and %d RTTs)", line, min(len(rec), n+1)+1, len(rec), n+1, n)
+			return nil, nil, errf.Errorf("rtt csv: line %d, column %d: %d fields, want %d (the node's name and %d RTTs)", line, min(len(rec), n+1)+1, len(rec), n+1, n)
 		}
 		name := strings.TrimSpace(rec[0])
 		u, ok := ids[name]
 		if !ok {
-			return nil, nil, fmt.Errorf("rtt csv: line %d, column 1: node %q is not in the header", line, shown.Cut(name))
+			return nil, nil, errf.Errorf("rtt csv: line %d, column 1: node %q is not in the header", line, shown.Cut(name))
 		}
 		if rtt[u] != nil {
-			return nil, nil, fmt.Errorf("rtt csv: line %d, column 1: node %q has a second row (the first is on line %d)", line, shown.Cut(name), rowLine[u])
+			return nil, nil, errf.Errorf("rtt csv: line %d, column 1: node %q has a second row (the first is on line %d)", line, shown.Cut(name), rowLine[u])
 		}
 		row := make([]float64, n)
 		for v, f := range rec[1:] {
 			x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d (%s to %s): %q is not a finite number", line, v+2, shown.Cut(name), shown.Cut(names[v]), shown.Cut(f))
+				return nil, nil, errf.Errorf("rtt csv: line %d, column %d (%s to %s): %q is not a finite number", line, v+2, shown.Cut(name), shown.Cut(names[v]), shown.Cut(f))
 			}
 			if x < 0 {
-				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d (%s to %s): RTT %v is negative", line, v+2, shown.Cut(name), shown.Cut(names[v]), x)
+				return nil, nil, errf.Errorf("rtt csv: line %d, column %d (%s to %s): RTT %v is negative", line, v+2, shown.Cut(name), shown.Cut(names[v]), x)
 			}
 			if v == u && x != 0 {
-				return nil, nil, fmt.Errorf("rtt csv: line %d, column %d: %s's RTT to itself is %v, want 0", line, v+2, shown.Cut(name), x)
+				return nil, nil, errf.Errorf("rtt csv: line %d, column %d: %s's RTT to itself is %v, want 0", line, v+2, shown.Cut(name), x)
 			}
 			row[v] = x
 		}
@@ -107,7 +107,7 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 	}
 	for u, row := range rtt {
 		if row == nil {
-			return nil, nil, fmt.Errorf("rtt csv: line 1, column %d: node %q has no row", u+2, shown.Cut(names[u]))
+			return nil, nil, errf.Errorf("rtt csv: line 1, column %d: node %q has no row", u+2, shown.Cut(names[u]))
 		}
 	}
 	// A pair's two entries differ by noise, and now and then one is an
@@ -132,7 +132,7 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 		}
 	}
 	if far > 0 && float64(far) > AsymmetricPairs*float64(pairs) {
-		return nil, nil, fmt.Errorf("rtt csv: line %d, column %d: %s to %s is %v but line %d has %s to %s %v, and %d of the %d pairs are more than %g%% apart (at most %g%% may be: outliers); rows and columns mixed up, or different units?",
+		return nil, nil, errf.Errorf("rtt csv: line %d, column %d: %s to %s is %v but line %d has %s to %s %v, and %d of the %d pairs are more than %g%% apart (at most %g%% may be: outliers); rows and columns mixed up, or different units?",
 			rowLine[fu], fv+2, shown.Cut(names[fu]), shown.Cut(names[fv]), rtt[fu][fv], rowLine[fv], shown.Cut(names[fv]), shown.Cut(names[fu]), rtt[fv][fu], far, pairs, 100*AsymmetryTolerance, 100*AsymmetricPairs)
 	}
 	return names, rtt, nil
@@ -142,7 +142,7 @@ func ReadRTTCSV(r io.Reader) (names []string, rtt [][]float64, err error) {
 // in the shortest form that reads back exactly.
 func WriteRTTCSV(w io.Writer, names []string, rtt [][]float64) error {
 	if len(rtt) != len(names) {
-		return fmt.Errorf("rtt csv: %d names but %d rows", len(names), len(rtt))
+		return errf.Errorf("rtt csv: %d names but %d rows", len(names), len(rtt))
 	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(append([]string{"node"}, names...)); err != nil {
@@ -151,7 +151,7 @@ func WriteRTTCSV(w io.Writer, names []string, rtt [][]float64) error {
 	rec := make([]string, len(names)+1)
 	for u, row := range rtt {
 		if len(row) != len(names) {
-			return fmt.Errorf("rtt csv: row %d has %d entries, want %d", u, len(row), len(names))
+			return errf.Errorf("rtt csv: row %d has %d entries, want %d", u, len(row), len(names))
 		}
 		rec[0] = names[u]
 		for v, x := range row {
@@ -188,17 +188,17 @@ func readInterference(r io.Reader, names []string) ([]Observation, error) {
 	cr.FieldsPerRecord = -1
 	head, err := cr.Read()
 	if err == io.EOF {
-		return nil, fmt.Errorf("interference csv: empty input (want the header a,b,c,d,interferes)")
+		return nil, errf.Errorf("interference csv: empty input (want the header a,b,c,d,interferes)")
 	}
 	if err != nil {
 		return nil, csvError("interference csv", err)
 	}
 	if len(head) != len(interferenceHeader) {
-		return nil, fmt.Errorf("interference csv: line 1, column %d: header has %d fields, want a,b,c,d,interferes", min(len(head), 5)+1, len(head))
+		return nil, errf.Errorf("interference csv: line 1, column %d: header has %d fields, want a,b,c,d,interferes", min(len(head), 5)+1, len(head))
 	}
 	for i, h := range head {
 		if !strings.EqualFold(strings.TrimSpace(h), interferenceHeader[i]) {
-			return nil, fmt.Errorf("interference csv: line 1, column %d: header %q, want %q (a,b,c,d,interferes)", i+1, shown.Cut(h), interferenceHeader[i])
+			return nil, errf.Errorf("interference csv: line 1, column %d: header %q, want %q (a,b,c,d,interferes)", i+1, shown.Cut(h), interferenceHeader[i])
 		}
 	}
 	var obs []Observation
@@ -219,14 +219,14 @@ func readInterference(r io.Reader, names []string) ([]Observation, error) {
 			continue
 		}
 		if len(rec) != 5 {
-			return nil, fmt.Errorf("interference csv: line %d, column %d: %d fields, want 5 (a,b,c,d,interferes)", line, min(len(rec), 5)+1, len(rec))
+			return nil, errf.Errorf("interference csv: line %d, column %d: %d fields, want 5 (a,b,c,d,interferes)", line, min(len(rec), 5)+1, len(rec))
 		}
 		var q [4]int
 		for i := range 4 {
 			name := strings.TrimSpace(rec[i])
 			v, ok := ids[name]
 			if !ok {
-				return nil, fmt.Errorf("interference csv: line %d, column %d (%s): node %q is not in the RTT matrix", line, i+1, interferenceHeader[i], shown.Cut(name))
+				return nil, errf.Errorf("interference csv: line %d, column %d (%s): node %q is not in the RTT matrix", line, i+1, interferenceHeader[i], shown.Cut(name))
 			}
 			q[i] = v
 		}
@@ -235,7 +235,7 @@ func readInterference(r io.Reader, names []string) ([]Observation, error) {
 			if q[0] != q[1] {
 				col = 4
 			}
-			return nil, fmt.Errorf("interference csv: line %d, column %d: a pair joins a node to itself (%s-%s, %s-%s)", line, col, shown.Cut(rec[0]), shown.Cut(rec[1]), shown.Cut(rec[2]), shown.Cut(rec[3]))
+			return nil, errf.Errorf("interference csv: line %d, column %d: a pair joins a node to itself (%s-%s, %s-%s)", line, col, shown.Cut(rec[0]), shown.Cut(rec[1]), shown.Cut(rec[2]), shown.Cut(rec[3]))
 		}
 		var x bool
 		switch strings.ToLower(strings.TrimSpace(rec[4])) {
@@ -244,12 +244,12 @@ func readInterference(r io.Reader, names []string) ([]Observation, error) {
 		case "false":
 			x = false
 		default:
-			return nil, fmt.Errorf("interference csv: line %d, column 5 (interferes): %q, want true or false", line, shown.Cut(rec[4]))
+			return nil, errf.Errorf("interference csv: line %d, column 5 (interferes): %q, want true or false", line, shown.Cut(rec[4]))
 		}
 		k := quadKey(q[0], q[1], q[2], q[3])
 		if first, ok := seen[k]; ok && obs[first].Interferes != x {
 			o := obs[first]
-			return nil, fmt.Errorf("interference csv: line %d, column 5 (interferes): %s-%s with %s-%s is %v, but line %d has %s-%s with %s-%s %v: the same question answered both ways",
+			return nil, errf.Errorf("interference csv: line %d, column 5 (interferes): %s-%s with %s-%s is %v, but line %d has %s-%s with %s-%s %v: the same question answered both ways",
 				line, shown.Cut(names[q[0]]), shown.Cut(names[q[1]]), shown.Cut(names[q[2]]), shown.Cut(names[q[3]]), x,
 				obsLine[first], shown.Cut(names[o.A]), shown.Cut(names[o.B]), shown.Cut(names[o.C]), shown.Cut(names[o.D]), o.Interferes)
 		} else if !ok {
@@ -284,7 +284,7 @@ func WriteInterferenceCSV(w io.Writer, names []string, obs []Observation) error 
 	for i, o := range obs {
 		for _, v := range []int{o.A, o.B, o.C, o.D} {
 			if v < 0 || v >= len(names) {
-				return fmt.Errorf("interference csv: observation %d names node %d (want [0, %d))", i, v, len(names))
+				return errf.Errorf("interference csv: observation %d names node %d (want [0, %d))", i, v, len(names))
 			}
 		}
 		if err := cw.Write([]string{names[o.A], names[o.B], names[o.C], names[o.D], strconv.FormatBool(o.Interferes)}); err != nil {
@@ -299,7 +299,7 @@ func WriteInterferenceCSV(w io.Writer, names []string, obs []Observation) error 
 func csvError(what string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: line %d, column %d: %v", what, pe.Line, pe.Column, pe.Err)
+		return errf.Errorf("%s: line %d, column %d: %v", what, pe.Line, pe.Column, pe.Err)
 	}
-	return fmt.Errorf("%s: %w", what, err)
+	return errf.Errorf("%s: %w", what, err)
 }

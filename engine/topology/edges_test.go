@@ -1,7 +1,6 @@
 package topology
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -76,37 +75,10 @@ func TestCSVLongValuesCut(t *testing.T) {
 			_, err := ReadInterferenceCSV(strings.NewReader("a,b,c,d,interferes\nn0,n1,n2,n3,"+long+"\n"), tr.Nodes)
 			return err
 		}},
-		{"tree name", func() error {
-			var tr Tree
-			return json.Unmarshal([]byte(`{"nodes":["a"],"switches":[{"id":0,"parent":-1,"nodes":["`+long+`"]}]}`), &tr)
-		}},
-		{"tree key", func() error {
-			var tr Tree
-			return json.Unmarshal([]byte(`{"nodes":["a"],"`+long+`":1}`), &tr)
-		}},
 	} {
 		err := c.read()
 		if err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), "… (100000 characters)") {
 			t.Errorf("%s: %.300v (%d bytes)", c.name, err, len(err.Error()))
 		}
-	}
-}
-
-// Unknown keys in a tree JSON are errors, at any level: a misspelt
-// "parent" must not leave every switch a root.
-func TestTreeJSONUnknownFields(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{`{"nodes":["a"],"switches":[{"id":0,"parent":-1,"nodes":["a"]}],"extra":1}`, `tree JSON: json: unknown field "extra"`},
-		{`{"nodes":["a"],"switches":[{"id":0,"parnet":-1,"nodes":["a"]}]}`, `unknown field "parnet"`},
-		{`{"nodes":["a"],"switchs":[]}`, `unknown field "switchs"`},
-	} {
-		var tr Tree
-		if err := json.Unmarshal([]byte(c.in), &tr); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Unmarshal(%s) = %v, want %q", c.in, err, c.want)
-		}
-	}
-	var tr Tree
-	if err := json.Unmarshal([]byte(`{"nodes":["a"],"switches":[{"id":0,"parent":-1,"nodes":["a"]}]}`), &tr); err != nil {
-		t.Errorf("known fields only: %v", err)
 	}
 }

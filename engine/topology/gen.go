@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 )
 
@@ -18,23 +19,23 @@ const MaxNodes = 1 << 14
 // to right and named n0, n1, ….
 func Generate(levels, fanout, perLeaf int) (*Tree, error) {
 	if levels < 1 || levels > 16 {
-		return nil, fmt.Errorf("topology: levels = %d, want 1 … 16", levels)
+		return nil, errf.Errorf("topology: levels = %d, want 1 … 16", levels)
 	}
 	if fanout < 1 || fanout > MaxNodes {
-		return nil, fmt.Errorf("topology: fanout = %d, want 1 … %d", fanout, MaxNodes)
+		return nil, errf.Errorf("topology: fanout = %d, want 1 … %d", fanout, MaxNodes)
 	}
 	if perLeaf < 1 || perLeaf > MaxNodes {
-		return nil, fmt.Errorf("topology: perLeaf = %d, want 1 … %d", perLeaf, MaxNodes)
+		return nil, errf.Errorf("topology: perLeaf = %d, want 1 … %d", perLeaf, MaxNodes)
 	}
 	leaves := 1
 	for range levels - 1 {
 		leaves *= fanout
 		if leaves*perLeaf > MaxNodes {
-			return nil, fmt.Errorf("topology: %d levels × fanout %d × %d per leaf exceed %d nodes", levels, fanout, perLeaf, MaxNodes)
+			return nil, errf.Errorf("topology: %d levels × fanout %d × %d per leaf exceed %d nodes", levels, fanout, perLeaf, MaxNodes)
 		}
 	}
 	if leaves*perLeaf > MaxNodes {
-		return nil, fmt.Errorf("topology: %d nodes per leaf exceed %d nodes", perLeaf, MaxNodes)
+		return nil, errf.Errorf("topology: %d nodes per leaf exceed %d nodes", perLeaf, MaxNodes)
 	}
 	t := &Tree{}
 	t.Switches = append(t.Switches, Switch{ID: 0, Parent: -1})
@@ -64,10 +65,10 @@ func Generate(levels, fanout, perLeaf int) (*Tree, error) {
 // (the first nodes%switches leaf switches get one more), nodes in order.
 func Spread(nodes, switches int) (*Tree, error) {
 	if switches < 1 || switches > MaxNodes {
-		return nil, fmt.Errorf("topology: switches = %d, want 1 … %d", switches, MaxNodes)
+		return nil, errf.Errorf("topology: switches = %d, want 1 … %d", switches, MaxNodes)
 	}
 	if nodes < switches || nodes > MaxNodes {
-		return nil, fmt.Errorf("topology: nodes = %d, want %d (one per switch) … %d", nodes, switches, MaxNodes)
+		return nil, errf.Errorf("topology: nodes = %d, want %d (one per switch) … %d", nodes, switches, MaxNodes)
 	}
 	if switches == 1 {
 		return Generate(1, 1, nodes)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 )
 
@@ -98,7 +99,7 @@ func InferTree(nodes []string, leaves [][]int, o Oracle) (*Tree, Plan, error) {
 	}
 	t := in.tree(nodes)
 	if err := t.Validate(); err != nil {
-		return nil, in.plan, fmt.Errorf("topology: inferred tree invalid (observations inconsistent with a tree?): %w", err)
+		return nil, in.plan, errf.Errorf("topology: inferred tree invalid (observations inconsistent with a tree?): %w", err)
 	}
 	return t, in.plan, nil
 }
@@ -106,7 +107,7 @@ func InferTree(nodes []string, leaves [][]int, o Oracle) (*Tree, Plan, error) {
 // canonicalGroups checks the groups partition the nodes and sorts them.
 func canonicalGroups(n int, leaves [][]int) ([][]int, error) {
 	if n == 0 {
-		return nil, fmt.Errorf("topology: no nodes")
+		return nil, errf.Errorf("topology: no nodes")
 	}
 	seen := make([]int, n)
 	for i := range seen {
@@ -115,14 +116,14 @@ func canonicalGroups(n int, leaves [][]int) ([][]int, error) {
 	groups := make([][]int, 0, len(leaves))
 	for gi, g := range leaves {
 		if len(g) == 0 {
-			return nil, fmt.Errorf("topology: leaf group %d is empty", gi)
+			return nil, errf.Errorf("topology: leaf group %d is empty", gi)
 		}
 		for _, v := range g {
 			if v < 0 || v >= n {
-				return nil, fmt.Errorf("topology: leaf group %d lists node %d (want [0, %d))", gi, v, n)
+				return nil, errf.Errorf("topology: leaf group %d lists node %d (want [0, %d))", gi, v, n)
 			}
 			if seen[v] >= 0 {
-				return nil, fmt.Errorf("topology: node %d is in leaf groups %d and %d", v, seen[v], gi)
+				return nil, errf.Errorf("topology: node %d is in leaf groups %d and %d", v, seen[v], gi)
 			}
 			seen[v] = gi
 		}
@@ -132,7 +133,7 @@ func canonicalGroups(n int, leaves [][]int) ([][]int, error) {
 	}
 	for v, g := range seen {
 		if g < 0 {
-			return nil, fmt.Errorf("topology: node %d is in no leaf group", v)
+			return nil, errf.Errorf("topology: node %d is in no leaf group", v)
 		}
 	}
 	permsort.SortFunc(groups, func(a, b []int) int { return a[0] - b[0] })
@@ -288,7 +289,7 @@ func (in *inference) run() {
 		groups := in.merge()
 		if len(groups) == 0 {
 			if len(in.plan.Needed) == 0 {
-				in.err = fmt.Errorf("topology: no two of the %d remaining switches are siblings: the observations are not those of a tree", len(in.x))
+				in.err = errf.Errorf("topology: no two of the %d remaining switches are siblings: the observations are not those of a tree", len(in.x))
 			}
 			return
 		}
@@ -604,6 +605,8 @@ func (in *inference) below(l, e int) bool {
 }
 
 // branch is the index of e's child whose subtree holds leaf l, or -1.
+//
+//go:noinline
 func (in *inference) branch(l, e int) int {
 	for ; l >= 0; l = in.parent[l] {
 		if in.parent[l] == e {

@@ -43,9 +43,7 @@ func TestRandomTreesRoundTrip(t *testing.T) {
 			t.Fatalf("tree %d: %v", i, err)
 		}
 		if !Isomorphic(got, tr) {
-			a, _ := tr.MarshalJSON()
-			b, _ := got.MarshalJSON()
-			t.Fatalf("tree %d: not isomorphic\ntrue %s\ngot  %s", i, a, b)
+			t.Fatalf("tree %d: not isomorphic\ntrue %+v\ngot  %+v", i, tr.Switches, got.Switches)
 		}
 	}
 }
@@ -128,8 +126,7 @@ func TestInferTreeUnevenDepth(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !Isomorphic(got, tr) || len(got.Switches) != len(tr.Switches) {
-			b, _ := got.MarshalJSON()
-			t.Errorf("got %d switches (want %d), isomorphic %v: %s", len(got.Switches), len(tr.Switches), Isomorphic(got, tr), b)
+			t.Errorf("got %d switches (want %d), isomorphic %v: %+v", len(got.Switches), len(tr.Switches), Isomorphic(got, tr), got.Switches)
 		}
 	}
 }

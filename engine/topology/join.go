@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"commlab/internal/errf"
 )
 
 // Representatives are the nodes a joining node measures its RTT to: one
@@ -31,7 +33,7 @@ func MeasureJoin(t *Tree, leaf int, n Net, rng *rand.Rand) (rtt, took []float64,
 	}
 	leaves := t.LeafSwitches()
 	if !slices.Contains(leaves, leaf) {
-		return nil, nil, fmt.Errorf("topology: join on switch %d, want a leaf switch (one of %v)", leaf, leaves)
+		return nil, nil, errf.Errorf("topology: join on switch %d, want a leaf switch (one of %v)", leaf, leaves)
 	}
 	nt := t.clone()
 	v := len(nt.Nodes)
@@ -68,26 +70,26 @@ func MeasureJoin(t *Tree, leaf int, n Net, rng *rand.Rand) (rtt, took []float64,
 func Join(t *Tree, name string, rtt []float64, neighbour, threshold float64) (*Tree, int, error) {
 	reps := t.Representatives()
 	if len(rtt) != len(reps) {
-		return nil, -1, fmt.Errorf("topology: join %q: %d RTTs for %d leaf switches (want one to each representative)", name, len(rtt), len(reps))
+		return nil, -1, errf.Errorf("topology: join %q: %d RTTs for %d leaf switches (want one to each representative)", name, len(rtt), len(reps))
 	}
 	if name == "" || slices.Contains(t.Nodes, name) {
-		return nil, -1, fmt.Errorf("topology: join: name %q is empty or taken", name)
+		return nil, -1, errf.Errorf("topology: join: name %q is empty or taken", name)
 	}
 	best := -1
 	for i, x := range rtt {
 		if x < 0 || x != x {
-			return nil, -1, fmt.Errorf("topology: join %q: RTT to %s = %v, want a number ≥ 0", name, t.Nodes[reps[i]], x)
+			return nil, -1, errf.Errorf("topology: join %q: RTT to %s = %v, want a number ≥ 0", name, t.Nodes[reps[i]], x)
 		}
 		if best < 0 || x < rtt[best] {
 			best = i
 		}
 	}
 	if rtt[best] > neighbour+2*threshold {
-		return nil, -1, fmt.Errorf("topology: join %q: the nearest representative (%s, %.4g µs) is farther than a switch neighbour (%.4g µs + 2 × %.4g): a new switch, whose place needs interference measurements", name, t.Nodes[reps[best]], rtt[best], neighbour, threshold)
+		return nil, -1, errf.Errorf("topology: join %q: the nearest representative (%s, %.4g µs) is farther than a switch neighbour (%.4g µs + 2 × %.4g): a new switch, whose place needs interference measurements", name, t.Nodes[reps[best]], rtt[best], neighbour, threshold)
 	}
 	for i, x := range rtt {
 		if i != best && x <= rtt[best]+threshold {
-			return nil, -1, fmt.Errorf("topology: join %q: %s (%.4g µs) and %s (%.4g µs) are both as near: the RTTs do not tell its switch", name, t.Nodes[reps[best]], rtt[best], t.Nodes[reps[i]], x)
+			return nil, -1, errf.Errorf("topology: join %q: %s (%.4g µs) and %s (%.4g µs) are both as near: the RTTs do not tell its switch", name, t.Nodes[reps[best]], rtt[best], t.Nodes[reps[i]], x)
 		}
 	}
 	leaf := t.LeafSwitches()[best]
@@ -107,10 +109,10 @@ func Join(t *Tree, name string, rtt []float64, neighbour, threshold float64) (*T
 // v) comes with it.
 func Leave(t *Tree, v int) (*Tree, []int, error) {
 	if v < 0 || v >= len(t.Nodes) {
-		return nil, nil, fmt.Errorf("topology: leave: node %d, want [0, %d)", v, len(t.Nodes))
+		return nil, nil, errf.Errorf("topology: leave: node %d, want [0, %d)", v, len(t.Nodes))
 	}
 	if len(t.Nodes) == 1 {
-		return nil, nil, fmt.Errorf("topology: leave: %s is the last node", t.Nodes[v])
+		return nil, nil, errf.Errorf("topology: leave: %s is the last node", t.Nodes[v])
 	}
 	ids := make([]int, len(t.Nodes))
 	nt := &Tree{}
@@ -155,7 +157,7 @@ func Leave(t *Tree, v int) (*Tree, []int, error) {
 		}
 	}
 	if err := nt.Validate(); err != nil {
-		return nil, nil, fmt.Errorf("topology: leave: %w", err)
+		return nil, nil, errf.Errorf("topology: leave: %w", err)
 	}
 	return nt, ids, nil
 }

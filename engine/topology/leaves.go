@@ -2,12 +2,12 @@ package topology
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 )
 
@@ -129,15 +129,15 @@ func cleanRTT(rtt [][]float64) ([]float64, Noise, error) {
 	var nz Noise
 	n := len(rtt)
 	if n == 0 {
-		return nil, nz, fmt.Errorf("topology: empty RTT matrix")
+		return nil, nz, errf.Errorf("topology: empty RTT matrix")
 	}
 	for u, row := range rtt {
 		if len(row) != n {
-			return nil, nz, fmt.Errorf("topology: RTT row %d has %d entries, want %d", u, len(row), n)
+			return nil, nz, errf.Errorf("topology: RTT row %d has %d entries, want %d", u, len(row), n)
 		}
 		for v, x := range row {
 			if u != v && (math.IsNaN(x) || math.IsInf(x, 0) || x < 0) {
-				return nil, nz, fmt.Errorf("topology: RTT[%d][%d] = %v, want a finite number ≥ 0", u, v, x)
+				return nil, nz, errf.Errorf("topology: RTT[%d][%d] = %v, want a finite number ≥ 0", u, v, x)
 			}
 		}
 	}

@@ -1,11 +1,11 @@
 package topology
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"commlab/engine/detmath"
+	"commlab/internal/errf"
 )
 
 // Net is the network model behind the simulated measurements. Times are in
@@ -38,25 +38,19 @@ func DefaultNet() Net {
 
 // Validate checks every field's range; the error names the field.
 func (n Net) Validate() error {
-	check := func(name string, v, lo, hi float64) error {
-		if math.IsNaN(v) || v < lo || v > hi {
-			return fmt.Errorf("topology: net %s = %v, want %g … %g", name, v, lo, hi)
-		}
-		return nil
-	}
 	for _, e := range []error{
-		check("base", n.Base, 0, 1e6),
-		check("hop_latency", n.HopLatency, 0, 1e6),
-		check("bandwidth", n.Bandwidth, 1e-6, 1e9),
-		check("noise", n.Noise, 0, 1e6),
-		check("probe", n.Probe, 1e-3, 1e9),
+		checkNet("base", n.Base, 0, 1e6),
+		checkNet("hop_latency", n.HopLatency, 0, 1e6),
+		checkNet("bandwidth", n.Bandwidth, 1e-6, 1e9),
+		checkNet("noise", n.Noise, 0, 1e6),
+		checkNet("probe", n.Probe, 1e-3, 1e9),
 	} {
 		if e != nil {
 			return e
 		}
 	}
 	if n.Pings < 1 || n.Pings > 1000 {
-		return fmt.Errorf("topology: net pings = %d, want 1 … 1000", n.Pings)
+		return errf.Errorf("topology: net pings = %d, want 1 … 1000", n.Pings)
 	}
 	return nil
 }
@@ -142,4 +136,16 @@ func expDelay(rng *rand.Rand, mean float64) float64 {
 		return 0
 	}
 	return -float64(mean * detmath.Log(1-rng.Float64()))
+}
+
+// checkNet is nil when lo ≤ v ≤ hi, else the error that names the field.
+// Not inlined: Validate calls it for every field, and each copy is wasm
+// the page pays for (docs/visualizer.md).
+//
+//go:noinline
+func checkNet(name string, v, lo, hi float64) error {
+	if math.IsNaN(v) || v < lo || v > hi {
+		return errf.Errorf("topology: net %s = %v, want %g … %g", name, v, lo, hi)
+	}
+	return nil
 }

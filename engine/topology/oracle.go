@@ -67,6 +67,8 @@ func (o *Observed) Observations() []Observation { return o.obs }
 
 // quadKey is the canonical form of the question (ab, cd): each pair
 // ascending, the smaller pair first.
+//
+//go:noinline
 func quadKey(a, b, c, d int) [4]int {
 	if a > b {
 		a, b = b, a

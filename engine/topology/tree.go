@@ -1,11 +1,9 @@
 package topology
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"slices"
 
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 	"commlab/internal/shown"
 )
@@ -46,6 +44,8 @@ type index struct {
 }
 
 // Validate checks the tree's shape and builds its index.
+//
+//go:noinline
 func (t *Tree) Validate() error {
 	ix, err := t.build()
 	if err != nil {
@@ -69,18 +69,18 @@ func (t *Tree) index() *index {
 func (t *Tree) build() (*index, error) {
 	n, s := len(t.Nodes), len(t.Switches)
 	if n == 0 {
-		return nil, fmt.Errorf("topology: tree has no nodes")
+		return nil, errf.Errorf("topology: tree has no nodes")
 	}
 	if s == 0 {
-		return nil, fmt.Errorf("topology: tree has no switches")
+		return nil, errf.Errorf("topology: tree has no switches")
 	}
 	names := make(map[string]int, n)
 	for i, name := range t.Nodes {
 		if name == "" {
-			return nil, fmt.Errorf("topology: node %d has an empty name", i)
+			return nil, errf.Errorf("topology: node %d has an empty name", i)
 		}
 		if j, dup := names[name]; dup {
-			return nil, fmt.Errorf("topology: nodes %d and %d are both named %q", j, i, shown.Cut(name))
+			return nil, errf.Errorf("topology: nodes %d and %d are both named %q", j, i, shown.Cut(name))
 		}
 		names[name] = i
 	}
@@ -96,15 +96,15 @@ func (t *Tree) build() (*index, error) {
 	root := -1
 	for i, sw := range t.Switches {
 		if sw.ID != i {
-			return nil, fmt.Errorf("topology: switch %d has id %d (want its index %d)", i, sw.ID, i)
+			return nil, errf.Errorf("topology: switch %d has id %d (want its index %d)", i, sw.ID, i)
 		}
 		if sw.Parent < -1 || sw.Parent >= s || sw.Parent == i {
-			return nil, fmt.Errorf("topology: switch %d has parent %d (want -1 for the root or another switch in [0, %d))", i, sw.Parent, s)
+			return nil, errf.Errorf("topology: switch %d has parent %d (want -1 for the root or another switch in [0, %d))", i, sw.Parent, s)
 		}
 		ix.parent[i] = sw.Parent
 		if sw.Parent == -1 {
 			if root >= 0 {
-				return nil, fmt.Errorf("topology: switches %d and %d are both roots (parent -1)", root, i)
+				return nil, errf.Errorf("topology: switches %d and %d are both roots (parent -1)", root, i)
 			}
 			root = i
 		} else {
@@ -112,16 +112,16 @@ func (t *Tree) build() (*index, error) {
 		}
 		for _, v := range sw.Nodes {
 			if v < 0 || v >= n {
-				return nil, fmt.Errorf("topology: switch %d lists node %d (want [0, %d))", i, v, n)
+				return nil, errf.Errorf("topology: switch %d lists node %d (want [0, %d))", i, v, n)
 			}
 			if ix.leafOf[v] >= 0 {
-				return nil, fmt.Errorf("topology: node %d (%s) is on switches %d and %d", v, t.Nodes[v], ix.leafOf[v], i)
+				return nil, errf.Errorf("topology: node %d (%s) is on switches %d and %d", v, t.Nodes[v], ix.leafOf[v], i)
 			}
 			ix.leafOf[v] = i
 		}
 	}
 	if root < 0 {
-		return nil, fmt.Errorf("topology: no root switch (parent -1)")
+		return nil, errf.Errorf("topology: no root switch (parent -1)")
 	}
 	// Depths from the root; a switch never reached is on a cycle.
 	ix.depth[root] = 0
@@ -133,15 +133,15 @@ func (t *Tree) build() (*index, error) {
 		}
 	}
 	if len(order) != s {
-		return nil, fmt.Errorf("topology: %d switches are not connected to the root (a parent cycle)", s-len(order))
+		return nil, errf.Errorf("topology: %d switches are not connected to the root (a parent cycle)", s-len(order))
 	}
 	for i, sw := range t.Switches {
 		leaf := len(ix.children[i]) == 0
 		if leaf && len(sw.Nodes) == 0 {
-			return nil, fmt.Errorf("topology: leaf switch %d has no nodes", i)
+			return nil, errf.Errorf("topology: leaf switch %d has no nodes", i)
 		}
 		if !leaf && len(sw.Nodes) > 0 {
-			return nil, fmt.Errorf("topology: switch %d has both child switches and nodes (nodes go on leaf switches)", i)
+			return nil, errf.Errorf("topology: switch %d has both child switches and nodes (nodes go on leaf switches)", i)
 		}
 		if leaf {
 			ix.leaves = append(ix.leaves, i)
@@ -149,7 +149,7 @@ func (t *Tree) build() (*index, error) {
 	}
 	for v, l := range ix.leafOf {
 		if l < 0 {
-			return nil, fmt.Errorf("topology: node %d (%s) is on no switch", v, t.Nodes[v])
+			return nil, errf.Errorf("topology: node %d (%s) is on no switch", v, t.Nodes[v])
 		}
 	}
 	return ix, nil
@@ -159,6 +159,8 @@ func (t *Tree) build() (*index, error) {
 func (t *Tree) Leaf(node int) int { return t.index().leafOf[node] }
 
 // LeafSwitches returns the leaf switches in ascending order.
+//
+//go:noinline
 func (t *Tree) LeafSwitches() []int { return slices.Clone(t.index().leaves) }
 
 // Groups returns the nodes of every leaf switch, ordered by their smallest
@@ -207,6 +209,8 @@ func (t *Tree) Path(u, v int) []Link {
 }
 
 // appendPath appends the links from switch a to switch b.
+//
+//go:noinline
 func (ix *index) appendPath(dst []Link, a, b int) []Link {
 	var buf [16]Link // the way down, on the stack for trees up to 16 deep
 	down := buf[:0]
@@ -223,96 +227,4 @@ func (ix *index) appendPath(dst []Link, a, b int) []Link {
 		dst = append(dst, down[i])
 	}
 	return dst
-}
-
-// treeJSON is the file form: switches list their nodes by name, and the
-// edges between switches are spelled out for readers that want a graph.
-type treeJSON struct {
-	Nodes    []string     `json:"nodes"`
-	Switches []switchJSON `json:"switches"`
-	Edges    [][2]int     `json:"edges"` // [parent, child]
-}
-
-type switchJSON struct {
-	ID     int      `json:"id"`
-	Parent int      `json:"parent"`
-	Nodes  []string `json:"nodes,omitempty"`
-}
-
-// MarshalJSON writes {"nodes": [...], "switches": [{"id", "parent",
-// "nodes": [names]}], "edges": [[parent, child], ...]}.
-func (t *Tree) MarshalJSON() ([]byte, error) {
-	out := treeJSON{Nodes: t.Nodes, Switches: make([]switchJSON, len(t.Switches)), Edges: [][2]int{}}
-	for i, sw := range t.Switches {
-		js := switchJSON{ID: sw.ID, Parent: sw.Parent}
-		for _, v := range sw.Nodes {
-			if v < 0 || v >= len(t.Nodes) {
-				return nil, fmt.Errorf("topology: switch %d lists node %d (want [0, %d))", i, v, len(t.Nodes))
-			}
-			js.Nodes = append(js.Nodes, t.Nodes[v])
-		}
-		out.Switches[i] = js
-		if sw.Parent >= 0 {
-			out.Edges = append(out.Edges, [2]int{sw.Parent, sw.ID})
-		}
-	}
-	return json.Marshal(out)
-}
-
-// UnmarshalJSON reads the form MarshalJSON writes ("edges" is optional and,
-// when present, must match the parents) and validates the tree.
-func (t *Tree) UnmarshalJSON(b []byte) error {
-	// Strict: a misspelt key ("switchs", "parnet") is an error, not a
-	// field silently left empty. (A decoder's DisallowUnknownFields does
-	// not reach into an UnmarshalJSON method, so it is set here.)
-	var in treeJSON
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		if msg := err.Error(); len(msg) > 200 { // a long unknown key, quoted whole
-			return fmt.Errorf("topology: tree JSON: %s", shown.Quoted(msg))
-		}
-		return fmt.Errorf("topology: tree JSON: %w", err)
-	}
-	ids := make(map[string]int, len(in.Nodes))
-	for i, name := range in.Nodes {
-		if _, dup := ids[name]; dup {
-			return fmt.Errorf("topology: tree JSON: \"nodes\"[%d]: name %q appears twice", i, shown.Cut(name))
-		}
-		ids[name] = i
-	}
-	nt := Tree{Nodes: in.Nodes, Switches: make([]Switch, len(in.Switches))}
-	for i, js := range in.Switches {
-		sw := Switch{ID: js.ID, Parent: js.Parent}
-		for _, name := range js.Nodes {
-			v, ok := ids[name]
-			if !ok {
-				return fmt.Errorf("topology: tree JSON: \"switches\"[%d]: node %q is not in \"nodes\"", i, shown.Cut(name))
-			}
-			sw.Nodes = append(sw.Nodes, v)
-		}
-		permsort.Sort(sw.Nodes)
-		nt.Switches[i] = sw
-	}
-	if in.Edges != nil {
-		want := 0
-		for _, sw := range nt.Switches {
-			if sw.Parent >= 0 {
-				want++
-			}
-		}
-		if len(in.Edges) != want {
-			return fmt.Errorf("topology: tree JSON: \"edges\" has %d edges, the parents give %d", len(in.Edges), want)
-		}
-		for k, e := range in.Edges {
-			if e[1] < 0 || e[1] >= len(nt.Switches) || nt.Switches[e[1]].Parent != e[0] {
-				return fmt.Errorf("topology: tree JSON: \"edges\"[%d] = [%d, %d] does not match switch %d's parent", k, e[0], e[1], e[1])
-			}
-		}
-	}
-	if err := nt.Validate(); err != nil {
-		return fmt.Errorf("topology: tree JSON: %w", err)
-	}
-	*t = nt
-	return nil
 }

@@ -1,7 +1,6 @@
 package topology
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -129,37 +128,6 @@ func TestValidateErrors(t *testing.T) {
 	} {
 		if err := c.tr.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Validate(%+v) = %v, want %q", c.tr, err, c.want)
-		}
-	}
-}
-
-func TestTreeJSON(t *testing.T) {
-	tr, _ := Generate(2, 2, 2)
-	b, err := json.Marshal(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const want = `{"nodes":["n0","n1","n2","n3"],"switches":[{"id":0,"parent":-1},{"id":1,"parent":0,"nodes":["n0","n1"]},{"id":2,"parent":0,"nodes":["n2","n3"]}],"edges":[[0,1],[0,2]]}`
-	if string(b) != want {
-		t.Errorf("JSON\n%s\nwant\n%s", b, want)
-	}
-	var back Tree
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	if back.Hops(0, 3) != 4 || !Isomorphic(&back, tr) {
-		t.Error("round trip changed the tree")
-	}
-	for _, c := range []struct{ in, want string }{
-		{`{"nodes":["a"],"switches":[{"id":0,"parent":-1,"nodes":["b"]}]}`, `node "b" is not in "nodes"`},
-		{`{"nodes":["a","a"],"switches":[]}`, `appears twice`},
-		{`{"nodes":["a","b"],"switches":[{"id":0,"parent":-1},{"id":1,"parent":0,"nodes":["a","b"]}],"edges":[[1,0]]}`, `"edges"[0]`},
-		{`{"nodes":["a"],"switches":[{"id":0,"parent":-1,"nodes":["a"]},{"id":1,"parent":5}]}`, `parent 5`},
-		{`{"nodes":1}`, `tree JSON`},
-	} {
-		var tr Tree
-		if err := json.Unmarshal([]byte(c.in), &tr); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Unmarshal(%s) = %v, want %q", c.in, err, c.want)
 		}
 	}
 }

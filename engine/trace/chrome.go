@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"commlab/internal/errf"
 )
 
 // WriteChrome writes t as Chrome trace-event JSON
@@ -137,6 +139,7 @@ type chromeWriter struct {
 	err    error
 }
 
+//go:noinline
 func (e *chromeWriter) raw(s string) {
 	if e.err == nil {
 		_, e.err = e.w.WriteString(s)
@@ -144,6 +147,8 @@ func (e *chromeWriter) raw(s string) {
 }
 
 // flush writes what the appenders left in buf.
+//
+//go:noinline
 func (e *chromeWriter) flush() {
 	if e.err == nil {
 		_, e.err = e.w.Write(e.buf)
@@ -162,7 +167,7 @@ func (e *chromeWriter) int(i int) {
 func (e *chromeWriter) float(f float64) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		if e.err == nil {
-			e.err = fmt.Errorf("trace: Chrome export: time %v is not finite", f)
+			e.err = errf.Errorf("trace: Chrome export: time %v is not finite", f)
 		}
 		return
 	}
@@ -230,7 +235,7 @@ func (e *chromeWriter) ns(t float64) int64 {
 			if !math.IsInf(t, 0) && !math.IsNaN(t) {
 				what = fmt.Sprintf("is beyond the %g ns the export writes exactly", float64(maxNS))
 			}
-			e.err = fmt.Errorf("trace: Chrome export: time %v %s", t, what)
+			e.err = errf.Errorf("trace: Chrome export: time %v %s", t, what)
 		}
 		return 0
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 )
 
@@ -36,7 +37,7 @@ func (k Kind) String() string {
 // MarshalText writes the kind's name, so JSON traces read as words.
 func (k Kind) MarshalText() ([]byte, error) {
 	if k >= numKinds {
-		return nil, fmt.Errorf("trace: unknown kind %d", k)
+		return nil, errf.Errorf("trace: unknown kind %d", k)
 	}
 	return []byte(kindNames[k]), nil
 }
@@ -49,7 +50,7 @@ func (k *Kind) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("trace: unknown span kind %q (want one of %v)", b, kindNames)
+	return errf.Errorf("trace: unknown span kind %q (want one of %v)", b, kindNames)
 }
 
 // Lane is one row of a timeline: a process, a thread, a link.
@@ -108,6 +109,8 @@ type Trace struct {
 }
 
 // New returns an empty trace of the given model with n lanes named by name(i).
+//
+//go:noinline
 func New(model string, n int, name func(i int) string) *Trace {
 	t := &Trace{Model: model, Lanes: make([]Lane, n)}
 	for i := range t.Lanes {

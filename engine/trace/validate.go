@@ -2,8 +2,9 @@ package trace
 
 import (
 	"errors"
-	"fmt"
 	"math"
+
+	"commlab/internal/errf"
 )
 
 // Validate checks the invariants every model's traces keep:
@@ -18,12 +19,8 @@ import (
 // Models add their own checks on top (e.g. allreduce: every butterfly
 // message is used); this one is what a renderer can rely on.
 func Validate(t *Trace) error {
-	var errs []error
-	report := func(format string, args ...any) {
-		if len(errs) < 10 {
-			errs = append(errs, fmt.Errorf(format, args...))
-		}
-	}
+	var errs problems
+	report := errs.add
 	badTime := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) || x < 0 }
 	n := len(t.Lanes)
 	lastEnd := make([]float64, n)
@@ -75,4 +72,16 @@ func Validate(t *Trace) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// problems collects the first ten problems a check finds. add is not
+// inlined: the check reports from many places, and a copy of
+// fmt.Errorf at each is wasm the page pays for (docs/visualizer.md).
+type problems []error
+
+//go:noinline
+func (p *problems) add(format string, args ...any) {
+	if len(*p) < 10 {
+		*p = append(*p, errf.Errorf(format, args...))
+	}
 }

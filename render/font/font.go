@@ -2,8 +2,9 @@ package font
 
 import (
 	_ "embed"
-	"fmt"
 	"sync"
+
+	"commlab/internal/errf"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
@@ -32,7 +33,7 @@ var parsed = sync.OnceValues(func() ([2]*opentype.Font, error) {
 	for i, ttf := range [][]byte{regularTTF, boldTTF} {
 		f, err := opentype.Parse(ttf)
 		if err != nil {
-			return fs, fmt.Errorf("font: embedded Go font %d: %w", i, err)
+			return fs, errf.Errorf("font: embedded Go font %d: %w", i, err)
 		}
 		fs[i] = f
 	}
@@ -95,9 +96,13 @@ func Width(s string, size float64, bold bool) float64 {
 
 // Ascent and Descent are the font's extent above and below the baseline at
 // size px (both positive), for placing text inside boxes.
+//
+//go:noinline
 func Ascent(size float64) float64 { return metrics(size).Ascent }
 
 // Descent: see Ascent.
+//
+//go:noinline
 func Descent(size float64) float64 { return metrics(size).Descent }
 
 type vmetrics struct{ Ascent, Descent float64 }

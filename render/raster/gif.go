@@ -9,13 +9,13 @@ package raster
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"image"
 	"image/gif"
 	"io"
 	"math"
 	"time"
 
+	"commlab/internal/errf"
 	"commlab/render"
 )
 
@@ -61,11 +61,11 @@ func EncodeGIFDelays(w io.Writer, frames []render.List, delays []time.Duration, 
 		return errors.New("raster: no frames to encode")
 	}
 	if len(delays) != len(frames) {
-		return fmt.Errorf("raster: %d delays for %d frames", len(delays), len(frames))
+		return errf.Errorf("raster: %d delays for %d frames", len(delays), len(frames))
 	}
 	for i, d := range delays {
 		if d < MinGIFDelay || d > maxGIFDelay {
-			return fmt.Errorf("raster: frame %d: delay %v, want %v to %v", i, d, MinGIFDelay, maxGIFDelay)
+			return errf.Errorf("raster: frame %d: delay %v, want %v to %v", i, d, MinGIFDelay, maxGIFDelay)
 		}
 	}
 	r, err := Bounds(frames[0], scale)
@@ -73,11 +73,11 @@ func EncodeGIFDelays(w io.Writer, frames []render.List, delays []time.Duration, 
 		return err
 	}
 	if r.Dx() > math.MaxUint16 || r.Dy() > math.MaxUint16 {
-		return fmt.Errorf("raster: a GIF is at most %d pixels a side, not %dx%d", math.MaxUint16, r.Dx(), r.Dy())
+		return errf.Errorf("raster: a GIF is at most %d pixels a side, not %dx%d", math.MaxUint16, r.Dx(), r.Dy())
 	}
 	for i, f := range frames[1:] {
 		if fr, err := Bounds(f, scale); err != nil || fr != r {
-			return fmt.Errorf("raster: frame %d is %v at scale %v, frame 0 is %v; all frames must be one size", i+1, fr.Size(), scale, r.Size())
+			return errf.Errorf("raster: frame %d is %v at scale %v, frame 0 is %v; all frames must be one size", i+1, fr.Size(), scale, r.Size())
 		}
 	}
 
@@ -145,7 +145,7 @@ func EncodeGIFDelays(w io.Writer, frames []render.List, delays []time.Duration, 
 	for _, end := range ends {
 		cs := int(math.Round(end.Seconds()*100)) - shown
 		if cs > 65535 {
-			return fmt.Errorf("raster: a still stretch of %d centiseconds is longer than a GIF frame can last (65535)", cs)
+			return errf.Errorf("raster: a still stretch of %d centiseconds is longer than a GIF frame can last (65535)", cs)
 		}
 		g.Delay = append(g.Delay, cs)
 		shown += cs

@@ -1,7 +1,6 @@
 package raster
 
 import (
-	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
@@ -11,6 +10,7 @@ import (
 	xfont "golang.org/x/image/font"
 	"golang.org/x/image/vector"
 
+	"commlab/internal/errf"
 	"commlab/render"
 )
 
@@ -29,11 +29,11 @@ const farAway = 1 << 21
 // finite and positive, or a side beyond MaxSide.
 func Bounds(l render.List, scale float64) (image.Rectangle, error) {
 	if !(scale > 0) || math.IsInf(scale, 0) {
-		return image.Rectangle{}, fmt.Errorf("raster: scale %v, want a finite number above 0", scale)
+		return image.Rectangle{}, errf.Errorf("raster: scale %v, want a finite number above 0", scale)
 	}
 	w, h := math.Ceil(l.W*scale), math.Ceil(l.H*scale)
 	if !(w >= 1 && h >= 1) || w > MaxSide || h > MaxSide {
-		return image.Rectangle{}, fmt.Errorf("raster: a %vx%v list at scale %v is %vx%v pixels; want each side in [1, %d]", l.W, l.H, scale, w, h, MaxSide)
+		return image.Rectangle{}, errf.Errorf("raster: a %vx%v list at scale %v is %vx%v pixels; want each side in [1, %d]", l.W, l.H, scale, w, h, MaxSide)
 	}
 	return image.Rect(0, 0, int(w), int(h)), nil
 }

@@ -51,6 +51,7 @@ type frame struct {
 
 func (f *frame) add(it ...render.Item) { f.items = append(f.items, it...) }
 
+//go:noinline
 func (f *frame) text(l label, c color.RGBA) {
 	if l.s == "" {
 		return

@@ -1,13 +1,13 @@
 package butterfly
 
 import (
-	"fmt"
 	"slices"
 	"sync"
 
 	"commlab/engine/allreduce"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 	"commlab/scene"
 )
@@ -143,10 +143,10 @@ func newRun(p allreduce.Params, res allreduce.Result, tr *trace.Trace) (*Run, er
 	for _, m := range tr.Messages {
 		row := m.Step
 		if row < 1 || row >= r.rows || m.From < 0 || m.From >= n || m.To < 0 || m.To >= n {
-			return nil, fmt.Errorf("butterfly: trace message %d→%d in step %d does not fit P = %d, K = %d, T = %d", m.From, m.To, m.Step, n, r.k, r.t)
+			return nil, errf.Errorf("butterfly: trace message %d→%d in step %d does not fit P = %d, K = %d, T = %d", m.From, m.To, m.Step, n, r.k, r.t)
 		}
 		if seen[row*n+m.To] {
-			return nil, fmt.Errorf("butterfly: two messages to P%d in step %d", m.To, m.Step)
+			return nil, errf.Errorf("butterfly: two messages to P%d in step %d", m.To, m.Step)
 		}
 		seen[row*n+m.To] = true
 		arrive[row*n+m.To] = m.Arrive
@@ -158,7 +158,7 @@ func newRun(p allreduce.Params, res allreduce.Result, tr *trace.Trace) (*Run, er
 	}
 	for i, s := range seen[n:] {
 		if !s {
-			return nil, fmt.Errorf("butterfly: no message to P%d in step %d", i%n, 1+i/n)
+			return nil, errf.Errorf("butterfly: no message to P%d in step %d", i%n, 1+i/n)
 		}
 	}
 
@@ -218,7 +218,7 @@ func newRun(p allreduce.Params, res allreduce.Result, tr *trace.Trace) (*Run, er
 	// The trace and the engine's result must tell the same story, or the
 	// picture would contradict the numbers beside it.
 	if conv, red := r.rowEnd[r.k], r.rowEnd[r.rows-1]; conv != res.ByT[0] || red != res.ByT[r.t] {
-		return nil, fmt.Errorf("butterfly: trace gives completion times %g and %g, the engine %g and %g", conv, red, res.ByT[0], res.ByT[r.t])
+		return nil, errf.Errorf("butterfly: trace gives completion times %g and %g, the engine %g and %g", conv, red, res.ByT[0], res.ByT[r.t])
 	}
 
 	for _, e := range r.rowEnd[1:] {

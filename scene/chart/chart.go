@@ -43,6 +43,8 @@ func Baseline(y, rowH, fs float64) float64 {
 // Fit returns the first candidate that fits in width w at size fs (the
 // last if none does): long labels give way to short ones on small canvases
 // instead of overlapping.
+//
+//go:noinline
 func Fit(w, fs float64, bold bool, candidates ...string) string {
 	for _, c := range candidates {
 		if font.Width(c, fs, bold) <= w {
@@ -107,6 +109,8 @@ func Legend(l *render.List, z Sizes, ink color.RGBA, entries []LegendEntry) floa
 // CloseColours says whether two colours are hard to tell apart side by
 // side: the dark theme's compute blue and send sky blue differ by less
 // than 30 levels in every channel.
+//
+//go:noinline
 func CloseColours(a, b color.RGBA) bool {
 	d := func(x, y uint8) int { return max(int(x)-int(y), int(y)-int(x)) }
 	return d(a.R, b.R)+d(a.G, b.G)+d(a.B, b.B) < 90

@@ -34,22 +34,32 @@ func (f *Frame) Begin(w, h float64, th render.Theme, now float64, items int) boo
 }
 
 // Text adds text s at (x, y), y being its baseline.
+//
+//go:noinline
 func (f *Frame) Text(x, y float64, s string, size float64, align render.Align, bold bool, c color.RGBA) {
 	f.L.Add(render.Text{At: render.Point{X: x, Y: y}, S: s, Size: size, Align: align, Bold: bold, Color: c})
 }
 
 // Rect adds box b drawn in style st.
+//
+//go:noinline
 func (f *Frame) Rect(b Box, st render.Style) { Rect(f.L, b, st) }
 
 // Line adds the line from (x0, y0) to (x1, y1).
+//
+//go:noinline
 func (f *Frame) Line(x0, y0, x1, y1 float64, st render.Style) {
 	f.L.Add(render.Line{From: render.Point{X: x0, Y: y0}, To: render.Point{X: x1, Y: y1}, Style: st})
 }
 
 // VLine adds a vertical line at x from y0 to y1.
+//
+//go:noinline
 func (f *Frame) VLine(x, y0, y1 float64, st render.Style) { f.Line(x, y0, x, y1, st) }
 
 // HLine adds a horizontal line at y from x0 to x1.
+//
+//go:noinline
 func (f *Frame) HLine(x0, x1, y float64, st render.Style) { f.Line(x0, y, x1, y, st) }
 
 // Body is the canvas inside the margin from top (where the legend ends)
@@ -73,6 +83,8 @@ func (f *Frame) Title(right string, titles ...string) {
 
 // Legend draws the key under the title (see Legend) and returns the y
 // where the frame's body starts.
+//
+//go:noinline
 func (f *Frame) Legend(entries []LegendEntry) float64 {
 	return Legend(f.L, f.Sizes, f.Th.Ink, entries)
 }
@@ -102,6 +114,8 @@ func (f *Frame) ValueLabel(x, y float64, label string) {
 // Fill is the style of a bar of colour c, outlined in ink when outline is
 // set (a send or receive whose colour is hard to tell from compute's:
 // see OutlineComm).
+//
+//go:noinline
 func (f *Frame) Fill(c color.RGBA, outline bool) render.Style {
 	st := render.Style{Fill: c}
 	if outline {
@@ -130,6 +144,8 @@ func (f *Frame) Stalled(b Box, tint, c color.RGBA, outline bool) {
 }
 
 // Swatch is a legend swatch filled (and stroked) in st.
+//
+//go:noinline
 func (f *Frame) Swatch(st render.Style) func(Box) {
 	return func(b Box) { f.Rect(b, st) }
 }

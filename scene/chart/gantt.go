@@ -27,6 +27,8 @@ type Gantt struct {
 }
 
 // X maps a time onto the time axis.
+//
+//go:noinline
 func (g *Gantt) X(t float64) float64 { return g.Lanes.X0 + t/g.End*g.Lanes.W() }
 
 // Panel is one Gantt chart of a stack: its header's baseline and its

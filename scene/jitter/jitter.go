@@ -2,12 +2,12 @@ package jitter
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"commlab/engine/allreduce"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
@@ -299,7 +299,7 @@ func (r *run) runTrials(seed uint64, n int, pr progress.Func) error {
 		sim.Progress = pr.Part(float64(i)/float64(n), float64(i+1)/float64(n))
 		res, err := sim.Run(r.p, scene.RNG(seed, i), nil)
 		if err != nil {
-			return fmt.Errorf("jitter: trial %d: %w", i, err)
+			return errf.Errorf("jitter: trial %d: %w", i, err)
 		}
 		conv[i], red[i] = res.ByT[0], res.ByT[r.p.T]
 	}

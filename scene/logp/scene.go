@@ -1,12 +1,12 @@
 package logp
 
 import (
-	"fmt"
 	"slices"
 
 	elogp "commlab/engine/logp"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
@@ -170,7 +170,7 @@ func (r *run) runReplays(seed uint64, n int, pr progress.Func) error {
 	for i := range n {
 		res, err := elogp.Replay(r.sched, r.p, scene.RNG(seed, i), nil)
 		if err != nil {
-			return fmt.Errorf("replay %d: %w", i, err)
+			return errf.Errorf("replay %d: %w", i, err)
 		}
 		r.times[i] = res.T
 		sum += res.T

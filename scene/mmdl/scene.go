@@ -7,6 +7,7 @@ import (
 	emmdl "commlab/engine/mmdl"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
@@ -165,7 +166,7 @@ func (r *run) prepare() error {
 	r.lanes = make([][]trace.Span, r.P)
 	for _, s := range r.tr.Spans {
 		if s.Lane < 0 || s.Lane >= r.P {
-			return fmt.Errorf("span on lane %d of %d", s.Lane, r.P)
+			return errf.Errorf("span on lane %d of %d", s.Lane, r.P)
 		}
 		r.lanes[s.Lane] = append(r.lanes[s.Lane], s)
 	}

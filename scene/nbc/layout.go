@@ -91,6 +91,8 @@ func (r *run) paint(t float64, v scene.View) (render.List, *painter) {
 
 // onFill is the text colour that reads on fill c: the theme's ink or its
 // background, whichever differs more in luminance (Rec. 709 weights).
+//
+//go:noinline
 func (p *painter) onFill(c color.RGBA) color.RGBA { return chart.OnFill(c, p.Th.Ink, p.Th.Background) }
 
 // stallFill is the engine's Stall spans' colour (the progress thread's

@@ -1,12 +1,12 @@
 package nbc
 
 import (
-	"fmt"
 	"slices"
 
 	enbc "commlab/engine/nbc"
 	"commlab/engine/progress"
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 	"commlab/render"
 	"commlab/scene"
@@ -83,7 +83,7 @@ func (m *model) Run(v scene.Values, _ uint64, pr progress.Func) (scene.Run, erro
 			return nil, err
 		}
 		if err := enbc.ValidateHandles(res.Events); err != nil {
-			return nil, fmt.Errorf("%s handles: %w", p.Method, err)
+			return nil, errf.Errorf("%s handles: %w", p.Method, err)
 		}
 		r.tl[i] = newTimeline(p.Method, res, tr)
 	}

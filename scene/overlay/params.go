@@ -62,6 +62,7 @@ const (
 	Keys              = 1 << 16
 )
 
+//go:noinline
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // Fields are the controls: the cache and the policy first (what the scene

@@ -1,12 +1,11 @@
 package overlay
 
 import (
-	"fmt"
-
 	eoverlay "commlab/engine/overlay"
 	"commlab/engine/progress"
 	"commlab/engine/topology"
 	"commlab/engine/trace"
+	"commlab/internal/errf"
 	"commlab/render"
 	"commlab/scene"
 )
@@ -84,7 +83,7 @@ func (m *model) Run(v scene.Values, seed uint64, pr progress.Func) (scene.Run, e
 		return nil, err
 	}
 	if !(res.Time > 0) {
-		return nil, fmt.Errorf("the sort took %v s", res.Time)
+		return nil, errf.Errorf("the sort took %v s", res.Time)
 	}
 	tree, err := eoverlay.Cluster(p)
 	if err != nil {

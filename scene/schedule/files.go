@@ -14,6 +14,7 @@ import (
 
 	"commlab/engine/cost"
 	"commlab/engine/goal"
+	"commlab/internal/errf"
 	"commlab/internal/permsort"
 )
 
@@ -86,11 +87,11 @@ func AddFile(kind, name string, text []byte) (string, error) {
 	switch kind {
 	case KindUpload, KindURL:
 	default:
-		return "", fmt.Errorf("kind %q: want %s or %s", kind, KindUpload, KindURL)
+		return "", errf.Errorf("kind %q: want %s or %s", kind, KindUpload, KindURL)
 	}
 	clean := cleanName(kind, name)
 	if clean == "" {
-		return "", fmt.Errorf("name %q: want a file name or a same-origin path of letters, digits and . _ - / ~ (at most %d)", name, maxName)
+		return "", errf.Errorf("name %q: want a file name or a same-origin path of letters, digits and . _ - / ~ (at most %d)", name, maxName)
 	}
 	key := kind + ":" + clean
 	if kind == KindUpload {
@@ -103,7 +104,7 @@ func AddFile(kind, name string, text []byte) (string, error) {
 		return "", err
 	}
 	if s.NumOps() > MaxOps {
-		return "", fmt.Errorf("%s: %d operations; the browser runs at most %d (gen-report eval goal runs any size)", clean, s.NumOps(), MaxOps)
+		return "", errf.Errorf("%s: %d operations; the browser runs at most %d (gen-report eval goal runs any size)", clean, s.NumOps(), MaxOps)
 	}
 	files.Lock()
 	defer files.Unlock()
@@ -155,7 +156,7 @@ func lookup(key string) (*goal.Schedule, error) {
 		return s, nil
 	}
 	if !slices.Contains(Examples, key) {
-		return nil, fmt.Errorf("no file %q", key)
+		return nil, errf.Errorf("no file %q", key)
 	}
 	name := "ex_" + key + ".goal"
 	f, err := exampleFS.Open("examples/" + name)
@@ -197,7 +198,7 @@ var traces struct {
 func AddNoiseTrace(name string, text []byte) (string, error) {
 	clean := cleanName(KindUpload, name)
 	if clean == "" {
-		return "", fmt.Errorf("name %q: want a file name of letters, digits and . _ - ~ (at most %d)", name, maxName)
+		return "", errf.Errorf("name %q: want a file name of letters, digits and . _ - ~ (at most %d)", name, maxName)
 	}
 	h := fnv.New32a()
 	h.Write(text)
@@ -207,7 +208,7 @@ func AddNoiseTrace(name string, text []byte) (string, error) {
 		return "", err
 	}
 	if n := len(tr.Start); n > MaxTraceEvents {
-		return "", fmt.Errorf("%s: %d events; the browser takes at most %d (gen-report eval goal -noise-trace takes any)", clean, n, MaxTraceEvents)
+		return "", errf.Errorf("%s: %d events; the browser takes at most %d (gen-report eval goal -noise-trace takes any)", clean, n, MaxTraceEvents)
 	}
 	traces.Lock()
 	defer traces.Unlock()
@@ -244,5 +245,5 @@ func lookupTrace(key string) (*goal.NoiseTrace, error) {
 	if tr, ok := traces.parsed[key]; ok {
 		return tr, nil
 	}
-	return nil, fmt.Errorf("no noise trace %q", key)
+	return nil, errf.Errorf("no noise trace %q", key)
 }

@@ -75,6 +75,8 @@ func (p *painter) gapColour() color.RGBA { return render.Mix(p.Th.Panel, p.Th.Mu
 
 // barStyle fills a CPU bar; sends and receives get an outline when the
 // theme's compute colour is hard to tell from theirs.
+//
+//go:noinline
 func (p *painter) barStyle(c color.RGBA, comm bool) render.Style { return p.Fill(c, comm && p.oLine) }
 
 func (p *painter) kindColour(k goal.Kind) color.RGBA {
@@ -176,6 +178,7 @@ func (p *painter) arrange(top float64) {
 	p.axisY = p.panels[n-1].lanes.Y1
 }
 
+//go:noinline
 func rankLabel(r int) string { return "r" + strconv.Itoa(r) }
 
 // header names the side's file and parameters and, once the playhead has

@@ -70,6 +70,7 @@ const (
 	maxNoise = 1e15
 )
 
+//go:noinline
 func itoa(x int64) string { return strconv.FormatInt(x, 10) }
 
 func paramValues(p goal.Params) []int64 {

@@ -26,7 +26,10 @@
 // The scene page's start is held to its contract too: every scene's still
 // (gen-anim -thumbs, which the harness runs once) is painted before its
 // first live frame and then taken away, and every link to the reports
-// resolves to a page and an id in a quick report (docs/visualizer.md).
+// resolves to a page and an id in a quick report (docs/visualizer.md). At
+// one of its paper's points a scene shows the paper's number beside its
+// run's, in state().paper and in the panel, equal to the native engine's
+// bit for bit, and none off the point or when embedded (TestPaperPoint).
 //
 // TestPageNumbers measures the page numbers (wasm size, the still
 // and the first live frame after navigation with where the start's time
