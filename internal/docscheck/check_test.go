@@ -7,15 +7,6 @@ import (
 	"testing"
 )
 
-// pending are the pages that other changes were rewriting when this test
-// landed (issue 23): their problems are logged, not failed, until those
-// changes are in; then each page leaves this list. A pending page without
-// a problem fails, so the list can only shrink.
-var pending = map[string]bool{
-	"docs/goal.md":       true,
-	"docs/visualizer.md": true,
-}
-
 // TestDocsSayWhenAndHow holds README.md and every docs/*.md to the
 // convention: a measured number carries the date it was measured and the
 // command that measures it again.
@@ -33,15 +24,6 @@ func TestDocsSayWhenAndHow(t *testing.T) {
 		}
 		name := filepath.ToSlash(strings.TrimPrefix(f, root+string(filepath.Separator)))
 		problems := Check(string(b))
-		if pending[name] {
-			if len(problems) == 0 {
-				t.Errorf("%s passes now: take it off the pending list", name)
-			}
-			for _, p := range problems {
-				t.Logf("%s (pending): %s", name, p)
-			}
-			continue
-		}
 		for _, p := range problems {
 			t.Errorf("%s: %s", name, p)
 		}
