@@ -452,6 +452,21 @@
         }
       });
     }
+    // The height the chart needs: its margins, the X labels and a plot of
+    // at least 200 px. On a phone a legend of many series wraps into many
+    // lines; without this the plot shrank to nothing and the X axis name
+    // fell below the canvas.
+    var xLabels = x && x.type === 'category' ? (x.nameGap || 24) : 24;
+    return grid.top + grid.bottom + xLabels + 200;
+  }
+
+  // fit sets el's height to what the layout needs, never below the
+  // height its stylesheet gives it.
+  function fit(el, need) {
+    if (!el.dataset.baseHeight) {
+      el.dataset.baseHeight = String(el.clientHeight);
+    }
+    el.style.height = Math.max(Number(el.dataset.baseHeight), Math.ceil(need)) + 'px';
   }
 
   // The report theme: echarts' defaults, with text large enough to read on a projector.
@@ -486,7 +501,7 @@
           gantt(spec);
         }
         prepareAxes(spec);
-        layout(spec, el.clientWidth);
+        fit(el, layout(spec, el.clientWidth));
         var chart = echarts.init(el, 'commlab-report', {renderer: 'canvas'});
         chart.setOption(spec.option);
         follow(chart, spec);
@@ -500,7 +515,7 @@
     window.addEventListener('resize', function () {
       for (var j = 0; j < drawn.length; j++) {
         var d = drawn[j];
-        layout(d.spec, d.el.clientWidth);
+        fit(d.el, layout(d.spec, d.el.clientWidth));
         d.chart.setOption(d.spec.option);
         d.chart.resize();
       }
