@@ -7,10 +7,8 @@ import (
 	"testing"
 
 	"commlab/cmd/gen-report/internal/report"
-	"commlab/engine/cost"
+	"commlab/cmd/gen-report/internal/study/studytest"
 	engine "commlab/engine/overlay"
-	"commlab/scene"
-	"commlab/scene/catalog"
 	scov "commlab/scene/overlay"
 )
 
@@ -20,28 +18,7 @@ import (
 // returns the engine parameters the scene would run.
 func openLink(t *testing.T, where string, l *report.Link) engine.Params {
 	t.Helper()
-	if l == nil {
-		t.Fatalf("%s: no link", where)
-	}
-	if strings.TrimSpace(l.Title) == "" {
-		t.Errorf("%s: the link has no title", where)
-	}
-	page, query, ok := strings.Cut(l.Path, "?")
-	if !ok || page != "scene.html" {
-		t.Fatalf("%s: link %q is not scene.html?…", where, l.Path)
-	}
-	reg := catalog.All()
-	st, errs := scene.ParseQuery(query, reg)
-	if len(errs) > 0 {
-		t.Fatalf("%s: link %q does not parse in the scene: %v", where, l.Path, errs)
-	}
-	if st.Scene != sceneName {
-		t.Fatalf("%s: link %q opens scene %q, want %q", where, l.Path, st.Scene, sceneName)
-	}
-	sc, _ := reg.Lookup(st.Scene)
-	if err := scene.CheckBudget(sc, st.Values, cost.Page); err != nil {
-		t.Errorf("%s: link %q: the scene would refuse it: %v", where, l.Path, err)
-	}
+	st := studytest.OpenLink(t, where, l, sceneName)
 	p, err := scov.Params(st.Values)
 	if err != nil {
 		t.Fatalf("%s: link %q: %v", where, l.Path, err)
