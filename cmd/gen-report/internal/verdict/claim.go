@@ -168,6 +168,27 @@ func Evidence(checks ...Check) string {
 	return strings.Join(s, ". ") + "."
 }
 
+// EvidenceFrom lists the checks, one sentence each, and then the words
+// behind their ranges, each once (a finding's checks often share them),
+// introduced as "The ranges from SOURCE words: " (source "the paper's",
+// "the slides'").
+func EvidenceFrom(source string, checks ...Check) string {
+	var out, words []string
+	seen := map[string]bool{}
+	for _, c := range checks {
+		out = append(out, c.String())
+		if w := c.Claim.Words; w != "" && !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
+	s := strings.Join(out, ". ") + "."
+	if len(words) > 0 {
+		s += " The ranges from " + source + " words: " + strings.Join(words, "; ") + "."
+	}
+	return s
+}
+
 // shift, when set, moves every interval Compare sees: Perturbed's way of
 // testing that no verdict hangs on where an estimate sits in its interval.
 var shift func(stats.Interval) stats.Interval

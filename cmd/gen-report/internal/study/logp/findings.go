@@ -41,20 +41,7 @@ func logpFindings(r *logpResults) []report.Finding {
 // words behind their ranges, each once (a finding's checks often share
 // them).
 func logpEvidence(checks ...verdict.Check) string {
-	var out, words []string
-	seen := map[string]bool{}
-	for _, c := range checks {
-		out = append(out, c.String())
-		if w := c.Claim.Words; w != "" && !seen[w] {
-			seen[w] = true
-			words = append(words, w)
-		}
-	}
-	s := strings.Join(out, ". ") + "."
-	if len(words) > 0 {
-		s += " The ranges from the slides' words: " + strings.Join(words, "; ") + "."
-	}
-	return s
+	return verdict.EvidenceFrom("the slides'", checks...)
 }
 
 func (r *logpResults) curve(P int) *logpCurve {

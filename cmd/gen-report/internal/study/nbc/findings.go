@@ -66,20 +66,7 @@ var tieTolerance = fmt.Sprintf("a ratio within 1 ± %g is a tie (the same time),
 // words behind their ranges, each once (a finding's checks often share
 // them).
 func nbcEvidence(checks ...verdict.Check) string {
-	var out, words []string
-	seen := map[string]bool{}
-	for _, c := range checks {
-		out = append(out, c.String())
-		if w := c.Claim.Words; w != "" && !seen[w] {
-			seen[w] = true
-			words = append(words, w)
-		}
-	}
-	s := strings.Join(out, ". ") + "."
-	if len(words) > 0 {
-		s += " The ranges from the paper's words: " + strings.Join(words, "; ") + "."
-	}
-	return s
+	return verdict.EvidenceFrom("the paper's", checks...)
 }
 
 // nbcFindings checks the paper's claims against the study's numbers.
